@@ -17,6 +17,10 @@ type File struct {
 	Path  string
 	Src   []byte // the file as read, byte for byte
 	Scops []*Scop
+	// Funcs are the signatures of all function definitions in the file
+	// itself (not its includes), in textual order; a harness uses them to
+	// find helpers such as PolyBench's init_array.
+	Funcs []*Func
 }
 
 // Scop is one #pragma scop ... #pragma endscop region.
@@ -47,6 +51,12 @@ type FuncParam struct {
 	// slices when the declaration leaves the first size out ("A[][n]").
 	Dims []ir.Aff
 	// Param is the index in Prog.Params when this parameter is a symbolic
-	// size, else -1.
+	// size, else -1. Always -1 in File.Funcs entries that hold no scop.
 	Param int
+	// Pointer is set for a pointer to a scalar ("double *alpha"); Dims is
+	// then empty. Any other pointer parameter is an array with Dims[0]
+	// absent.
+	Pointer bool
+	// Const is set when the element type is const-qualified.
+	Const bool
 }
