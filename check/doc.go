@@ -1,0 +1,46 @@
+// Package check proves an optimized kernel equal to the original by
+// execution, and times both.
+//
+// [Compare] generates one C harness per variant. A harness includes the
+// kernel's file (so it sees the file's macros, static functions and
+// globals; the file's own main is renamed away), allocates every array
+// parameter of the kernel function on the heap with its declared shape,
+// fills every array and scalar with a seeded pseudo-random generator, calls
+// the file's init_array when its parameters match the kernel's by name, and
+// calls the kernel. Both harnesses are compiled with the same compiler and
+// flags (cc -O3 -march=native -fopenmp by default), run on the same inputs,
+// and every array the kernel can write is compared: integers exactly,
+// floating point within a relative tolerance, each array reported with its
+// worst element. The kernel is then timed in alternating runs of the two
+// executables, and the medians and their ratio are reported.
+//
+// # Invariants
+//
+//   - Both variants see bit-identical inputs: the fill restarts from the same
+//     seed before every run, and init_array runs after it.
+//   - A Result with Match set means every compared element agreed within the
+//     tolerance of its type; any disagreement, NaN where the original has a
+//     number, or infinity of the wrong sign clears it.
+//   - The harness never inlines the kernel into the timing code: it calls it
+//     through a volatile function pointer, so the timed code is the
+//     kernel as a separate function compiled once.
+//
+// # Harness protocol
+//
+// A harness executable takes a mode and a file: "in FILE" writes the inputs
+// (every array and scalar after fill and init_array) and exits; "out FILE"
+// runs the kernel once and writes every compared array; "time" only runs.
+// Every mode prints a manifest on standard output, one line per value,
+// "nestor-param NAME VALUE" and "nestor-array NAME RANK DIMS...", and the
+// kernel modes "nestor-time NANOSECONDS". Data files are the values in
+// manifest order, raw bytes in the machine's layout (long double is written
+// as double).
+//
+// # Limits
+//
+// An array parameter whose first size is left out ("A[][n]", "double *A")
+// needs the size from the scop's array; without one Compare fails. Symbolic
+// sizes that are not parameters of the kernel function (globals, locals)
+// cannot be set by the harness. Global arrays are sized with sizeof, so a
+// global pointer is not supported.
+package check

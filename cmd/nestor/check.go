@@ -1,0 +1,95 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+
+	"nestor/check"
+	"nestor/frontend"
+	"nestor/pipeline"
+)
+
+var checkCommand = &command{
+	name: "check", args: "FILE.c [-I dir] [-D NAME[=VALUE]] [--param name=V] [--runs N]",
+	summary: `optimize, then prove the result equal to the original by execution
+
+Both versions are compiled with $CC (default cc) -O3 -march=native, run on
+the same seeded pseudo-random inputs (then PolyBench's init_array, when the
+file has one), and every array the kernel writes is compared: exactly for
+integers, within a relative tolerance for floating point. The report gives
+the worst element per array, both run times and the speedup. The exit status
+is 1 on any mismatch.
+
+An int parameter x of the kernel takes its value from --param x=V, else from
+the macro X (PolyBench's convention: the kernel is called with n = N).`,
+	setup: func(fs *flag.FlagSet) runFunc {
+		var src sourceFlags
+		src.register(fs)
+		params := paramFlag{}
+		fs.Var(params, "param", "value of an int kernel parameter, `name=V` (repeatable)")
+		kernel := fs.String("kernel", "", "check the regions of function `name` (default: the only function with regions)")
+		runs := fs.Int("runs", 5, "timed runs of each version; the median is reported")
+		seed := fs.Uint64("seed", 1, "seed of the input generator")
+		rtol := fs.Float64("rtol", 0, "relative tolerance for floating point (default 1e-9 for double, 1e-4 for float)")
+		keep := fs.String("keep", "", "keep the harness sources and binaries in `dir`")
+		cflags := fs.String("cflags", "-O3 -march=native", "compiler flags for both versions")
+		return func(out io.Writer, args []string) error {
+			f, err := src.parse(args)
+			if err != nil {
+				return err
+			}
+			scop, err := pickKernel(f, *kernel)
+			if err != nil {
+				return err
+			}
+			opt, err := pipeline.Optimize(f, pipeline.Options{Check: src.check})
+			if err != nil {
+				return err
+			}
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			defer stop()
+			res, err := check.Compare(ctx, f, scop, opt, check.Options{
+				CC:           os.Getenv("CC"),
+				CFlags:       strings.Fields(*cflags),
+				IncludePaths: src.include,
+				Defines:      src.define,
+				Params:       params,
+				Seed:         *seed,
+				Runs:         *runs,
+				RTol:         *rtol,
+				KeepDir:      *keep,
+			})
+			if err != nil {
+				return err
+			}
+			res.Format(out)
+			if !res.Match {
+				return exitError{1}
+			}
+			return nil
+		}
+	},
+}
+
+// pickKernel returns the first region of the function to check.
+func pickKernel(f *frontend.File, name string) (*frontend.Scop, error) {
+	var found *frontend.Scop
+	for _, s := range f.Scops {
+		switch {
+		case name != "" && s.Func.Name != name:
+		case found == nil:
+			found = s
+		case found.Func.Name != s.Func.Name:
+			return nil, usageError{fmt.Sprintf("regions in %s and %s: choose one with --kernel", found.Func.Name, s.Func.Name)}
+		}
+	}
+	if found == nil {
+		return nil, fmt.Errorf("%s: no region in a function named %q", f.Path, name)
+	}
+	return found, nil
+}

@@ -1,0 +1,200 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+)
+
+// version is the release of nestor; builds may override it with -ldflags.
+var version = "0.1.0-dev"
+
+// command is one subcommand: its flags are registered by setup, run does
+// the work on the positional arguments.
+type command struct {
+	name, args, summary string
+	setup               func(fs *flag.FlagSet) runFunc
+}
+
+// runFunc does a command's work on its positional arguments, writing its
+// results to out.
+type runFunc func(out io.Writer, args []string) error
+
+var commands = []*command{optCommand, checkCommand, versionCommand}
+
+// usageError is a mistake on the command line (exit status 2).
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+// exitError carries an exit status with an error already reported.
+type exitError struct{ code int }
+
+func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, out, errw io.Writer) int {
+	if len(args) == 0 {
+		usage(errw)
+		return 2
+	}
+	name := args[0]
+	if name == "help" || name == "-h" || name == "--help" || name == "-help" {
+		if len(args) > 1 {
+			if c := lookup(args[1]); c != nil {
+				fs := newFlagSet(c)
+				c.setup(fs)
+				fs.SetOutput(out)
+				fs.Usage()
+				return 0
+			}
+		}
+		usage(out)
+		return 0
+	}
+	c := lookup(name)
+	if c == nil {
+		fmt.Fprintf(errw, "nestor: unknown command %q\n\n", name)
+		usage(errw)
+		return 2
+	}
+	fs := newFlagSet(c)
+	fs.SetOutput(errw)
+	do := c.setup(fs)
+	pos, err := parseInterspersed(fs, compilerStyle(args[1:]))
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		return 2 // the flag package has printed the problem and the usage
+	}
+	err = do(out, pos)
+	var ue usageError
+	var ee exitError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ue):
+		fmt.Fprintf(errw, "nestor %s: %s\n", c.name, ue.msg)
+		fmt.Fprintf(errw, "usage: nestor %s %s (see nestor help %s)\n", c.name, c.args, c.name)
+		return 2
+	case errors.As(err, &ee):
+		return ee.code
+	}
+	fmt.Fprintln(errw, err)
+	return 1
+}
+
+func lookup(name string) *command {
+	for _, c := range commands {
+		if c.name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+func newFlagSet(c *command) *flag.FlagSet {
+	fs := flag.NewFlagSet("nestor "+c.name, flag.ContinueOnError)
+	fs.Usage = func() {
+		w := fs.Output()
+		fmt.Fprintf(w, "usage: nestor %s %s\n\n%s\n\nflags:\n", c.name, c.args, c.summary)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintf(w, "nestor %s: a loop-nest optimizer for static-control C\n\nusage: nestor COMMAND [flags] FILE\n\ncommands:\n", version)
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-8s %s\n", c.name, firstLine(c.summary))
+	}
+	fmt.Fprintf(w, "\nRun 'nestor help COMMAND' for a command's flags.\n")
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return s
+}
+
+// parseInterspersed parses flags that may come before or after the
+// positional arguments (nestor opt in.c -o out.c), as compilers accept.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+// compilerStyle splits the attached forms -DNAME=V and -Idir into two
+// arguments, so that "-DN=100" works as it does with cc.
+func compilerStyle(args []string) []string {
+	var out []string
+	for _, a := range args {
+		if len(a) > 2 && (strings.HasPrefix(a, "-D") || strings.HasPrefix(a, "-I")) && a[2] != '-' {
+			out = append(out, a[:2], a[2:])
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// listFlag is a repeatable string flag.
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, " ") }
+func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
+
+// paramFlag is a repeatable name=value flag for parameter values.
+type paramFlag map[string]int64
+
+func (p paramFlag) String() string {
+	var s []string
+	for k, v := range p {
+		s = append(s, fmt.Sprintf("%s=%d", k, v))
+	}
+	sort.Strings(s)
+	return strings.Join(s, ",")
+}
+
+func (p paramFlag) Set(v string) error {
+	name, val, ok := strings.Cut(v, "=")
+	if !ok || name == "" {
+		return fmt.Errorf("want name=value, got %q", v)
+	}
+	var n int64
+	if _, err := fmt.Sscan(val, &n); err != nil {
+		return fmt.Errorf("value of %s is not an integer: %q", name, val)
+	}
+	p[name] = n
+	return nil
+}
+
+var versionCommand = &command{
+	name: "version", args: "", summary: "print nestor's version",
+	setup: func(fs *flag.FlagSet) runFunc {
+		return func(out io.Writer, args []string) error {
+			fmt.Fprintf(out, "nestor %s\n", version)
+			return nil
+		}
+	},
+}

@@ -1,0 +1,110 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// nestor runs the command line in-process and returns its exit status and
+// outputs.
+func nestor(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errw bytes.Buffer
+	code := run(args, &out, &errw)
+	return code, out.String(), errw.String()
+}
+
+func kernels(t *testing.T) []string {
+	t.Helper()
+	ks, err := filepath.Glob("../../testdata/kernels/*.c")
+	if err != nil || len(ks) == 0 {
+		t.Fatalf("no kernels in testdata/kernels: %v", err)
+	}
+	return ks
+}
+
+func needCC(t *testing.T) {
+	t.Helper()
+	cc := os.Getenv("CC")
+	if cc == "" {
+		cc = "cc"
+	}
+	if _, err := exec.LookPath(cc); err != nil {
+		t.Skipf("no C compiler (%s)", cc)
+	}
+}
+
+func TestUsage(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+		out  string // in stdout or stderr
+	}{
+		{nil, 2, "commands:"},
+		{[]string{"help"}, 0, "commands:"},
+		{[]string{"help", "opt"}, 0, "-o file"},
+		{[]string{"frobnicate"}, 2, `unknown command "frobnicate"`},
+		{[]string{"opt"}, 2, "want one C file"},
+		{[]string{"opt", "a.c", "b.c"}, 2, "want one C file"},
+		{[]string{"opt", "--no-such-flag", "a.c"}, 2, "no-such-flag"},
+		{[]string{"version"}, 0, "nestor "},
+		{[]string{"opt", "no/such/file.c"}, 1, "no/such/file.c"},
+		{[]string{"check", "--param", "n", "x.c"}, 2, "want name=value"},
+	} {
+		code, out, errw := nestor(t, tc.args...)
+		if code != tc.code || !strings.Contains(out+errw, tc.out) {
+			t.Errorf("nestor %q: exit %d, want %d; output %q, want it to contain %q", tc.args, code, tc.code, out+errw, tc.out)
+		}
+	}
+}
+
+func TestCompilerStyleFlags(t *testing.T) {
+	got := compilerStyle([]string{"-DN=10", "-Iinc", "-D", "M", "-I", "x", "--kernel", "f"})
+	want := []string{"-D", "N=10", "-I", "inc", "-D", "M", "-I", "x", "--kernel", "f"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("compilerStyle = %q, want %q", got, want)
+	}
+}
+
+// TestRejectsNonAffine is the user's first contact with an error: a
+// positioned message and exit status 1.
+func TestRejectsNonAffine(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.c")
+	src := "void f(int n, double A[n]) {\n#pragma scop\n  for (int i = 0; i < n; i++)\n    A[i*i] = 0;\n#pragma endscop\n}\n"
+	if err := os.WriteFile(bad, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errw := nestor(t, "opt", bad, "-o", filepath.Join(dir, "out.c"))
+	if code != 1 || !strings.Contains(errw, "bad.c:4:") || !strings.Contains(errw, "not a static control part") {
+		t.Errorf("exit %d, stderr %q", code, errw)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out.c")); err == nil {
+		t.Error("an output file was written for rejected input")
+	}
+}
+
+// TestCheckCorpus runs "nestor check" at SMALL size on every kernel of the
+// corpus: the optimized code must match the original.
+func TestCheckCorpus(t *testing.T) {
+	needCC(t)
+	if testing.Short() {
+		t.Skip("compiles and runs every kernel")
+	}
+	for _, k := range kernels(t) {
+		t.Run(strings.TrimSuffix(filepath.Base(k), ".c"), func(t *testing.T) {
+			t.Parallel()
+			code, out, errw := nestor(t, "check", k, "-D", "SMALL_DATASET", "--runs", "1")
+			if code != 0 {
+				t.Errorf("exit %d\n%s%s", code, out, errw)
+			}
+			if !strings.Contains(out, "speedup") {
+				t.Errorf("no timing in the report:\n%s", out)
+			}
+		})
+	}
+}

@@ -1,0 +1,73 @@
+package pipeline
+
+import (
+	"bytes"
+	"fmt"
+
+	"nestor/codegen"
+	"nestor/frontend"
+	"nestor/ir"
+)
+
+// Options selects what the pipeline does.
+type Options struct {
+	// Check runs ir.Check after every pass (the CLI's -check flag; tests
+	// always set it).
+	Check bool
+}
+
+// pass is one step on a region's program.
+type pass struct {
+	name string
+	fn   func(*frontend.Scop, *Options) error
+}
+
+// passes is the pipeline, in order. Scheduling, tiling and parallelization
+// join here as they land; for now regions keep their original schedule.
+var passes = []pass{}
+
+// order lists the ordering constraints between passes and why they hold; a
+// test fails if passes breaks one.
+var order = []struct{ before, after, why string }{}
+
+// Optimize runs the passes on every region of f and returns the file with
+// each region replaced by generated code.
+func Optimize(f *frontend.File, opt Options) ([]byte, error) {
+	var out bytes.Buffer
+	last := 0
+	for _, s := range f.Scops {
+		for _, p := range passes {
+			if err := p.fn(s, &opt); err != nil {
+				return nil, fmt.Errorf("%s: pass %s: %w", s.Pos, p.name, err)
+			}
+			if opt.Check {
+				if err := ir.Check(s.Prog); err != nil {
+					return nil, fmt.Errorf("%s: after pass %s: %w", s.Pos, p.name, err)
+				}
+			}
+		}
+		code, err := Generate(s)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", s.Pos, err)
+		}
+		out.Write(f.Src[last:s.Start])
+		out.Write(code)
+		last = s.End
+	}
+	out.Write(f.Src[last:])
+	return out.Bytes(), nil
+}
+
+// Generate returns the C text that replaces region s: whole lines, each
+// indented like the region's "#pragma scop" line.
+func Generate(s *frontend.Scop) ([]byte, error) {
+	tree, err := codegen.Build(s.Prog)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	if err := codegen.PrintC(&b, s.Prog, tree, s.Indent); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
