@@ -219,3 +219,17 @@ func TestFormatExprParens(t *testing.T) {
 		}
 	}
 }
+
+// A domain with a stride local printed without a panic (found by codegen).
+func TestFormatDomainDiv(t *testing.T) {
+	p := &Program{Arrays: []*Array{{Name: "x", Elem: Double}}}
+	s := &Stmt{Name: "S0", Iters: []string{"i"}, Dir: []int{1}, Beta: []int{0, 0},
+		Domain: Domain{
+			Divs: []Div{{Num: Aff{Iter: []int64{1}, Param: []int64{}, Local: []int64{0}}, Den: 2}},
+			Cons: []Constraint{{Aff: Aff{Iter: []int64{1}, Param: []int64{}, Local: []int64{-2}}, Eq: true}},
+		}}
+	p.Stmts = []*Stmt{s}
+	if got, want := FormatDomain(p, s), "[] -> { S0[i] : i = 2*floor((i)/2) }"; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+}

@@ -58,14 +58,22 @@ func FormatAff(a Aff, n Names) string {
 		}
 		b.WriteString(name)
 	}
+	name := func(names []string, k int) string {
+		if k < len(names) {
+			return names[k]
+		}
+		return fmt.Sprintf("?%d", k) // a local printed inside its own definition
+	}
 	for k, c := range a.Iter {
-		term(c, n.Iter[k])
+		term(c, name(n.Iter, k))
 	}
 	for k, c := range a.Param {
-		term(c, n.Param[k])
+		term(c, name(n.Param, k))
 	}
 	for k, c := range a.Local {
-		term(c, n.Local[k])
+		if c != 0 {
+			term(c, name(n.Local, k))
+		}
 	}
 	term(a.Const, "")
 	if b.Len() == 0 {

@@ -1,0 +1,89 @@
+package codegen
+
+import (
+	"slices"
+
+	"nestor/ir"
+)
+
+// Node is a node of the loop AST: *Block, *Loop, *If or *Instance.
+type Node interface{ node() }
+
+// Block is a sequence of nodes executed in order; Build returns the region
+// as one.
+type Block struct {
+	Body []Node
+}
+
+// Loop runs its counter over the integers from max(Lower) to min(Upper),
+// upward when Dir is +1 and downward from min(Upper) when Dir is -1, in
+// steps of Step. Its bounds are affine over the counters of the Level
+// enclosing loops.
+type Loop struct {
+	Iter    string // the counter's name
+	Level   int    // the number of enclosing loops
+	Lower   []Bound
+	Upper   []Bound
+	Step    int64
+	Dir     int
+	Pragmas []string // printed as "#pragma X" lines before the loop: "omp parallel for", "omp simd"
+	Body    []Node
+}
+
+// Bound is one term of a loop bound. A leaf (Of empty) is ⌈Aff/Den⌉ in a
+// lower bound and ⌊Aff/Den⌋ in an upper one; Aff is over the enclosing
+// loops' counters and the parameters. Otherwise the term is the min (Min
+// set) or max of the terms Of, rounded the same way.
+type Bound struct {
+	Aff ir.Aff
+	Den int64
+	Of  []Bound
+	Min bool
+}
+
+// If runs Body where every one of Conds holds.
+type If struct {
+	Conds []Cond
+	Body  []Node
+}
+
+// Cond is one guard: Aff ≥ 0, Aff = 0 when Eq is set, or Aff ≡ 0 (mod Mod)
+// when Mod > 0. Aff is over the enclosing loops' counters, the parameters
+// and the locals ⌊Num/Den⌋ of Divs (whose numerators use the same
+// counters).
+type Cond struct {
+	Aff  ir.Aff
+	Eq   bool
+	Mod  int64
+	Divs []ir.Div
+}
+
+// Instance executes statement Stmt (an index in Program.Stmts) once, with
+// its counter l equal to Iters[l], an affine form over the enclosing loops'
+// counters and the parameters.
+type Instance struct {
+	Stmt  int
+	Iters []ir.Aff
+}
+
+func (*Block) node()    {}
+func (*Loop) node()     {}
+func (*If) node()       {}
+func (*Instance) node() {}
+
+// equal reports whether b and c are the same bound term.
+func (b Bound) equal(c Bound) bool {
+	return b.Den == c.Den && b.Min == c.Min && b.Aff.Equal(c.Aff) &&
+		slices.EqualFunc(b.Of, c.Of, Bound.equal)
+}
+
+// equal reports whether c and d are the same guard.
+func (c Cond) equal(d Cond) bool {
+	if c.Eq != d.Eq || c.Mod != d.Mod || !c.Aff.Equal(d.Aff) {
+		return false
+	}
+	if !slices.ContainsFunc(c.Aff.Local, func(x int64) bool { return x != 0 }) {
+		return true
+	}
+	return slices.EqualFunc(c.Divs, d.Divs, func(x, y ir.Div) bool { return x.Den == y.Den && x.Num.Equal(y.Num) })
+}

@@ -1,0 +1,541 @@
+package codegen
+
+import (
+	"fmt"
+	"slices"
+
+	"nestor/ir"
+)
+
+// Build returns the loop AST that executes every statement instance of p in
+// the original order (Beta, Dir). It fails when p breaks an ir invariant or
+// a statement's domain leaves one of its loops unbounded.
+func Build(p *ir.Program) (*Block, error) {
+	if err := ir.Check(p); err != nil {
+		return nil, fmt.Errorf("codegen: %w", err)
+	}
+	var sts []*stmtInfo
+	for k, s := range p.Stmts {
+		st, err := analyze(p, k, s)
+		if err != nil {
+			return nil, err
+		}
+		if st != nil {
+			sts = append(sts, st)
+		}
+	}
+	return &Block{Body: build(sts, 0)}, nil
+}
+
+// stmtInfo is a statement's domain sorted by loop level, plus the guards
+// it still needs.
+type stmtInfo struct {
+	idx     int
+	np      int // number of parameters
+	s       *ir.Stmt
+	lvl     []level
+	pending []Cond // guards not yet placed, over the counters of loops already open
+}
+
+// level holds what a statement's domain says about its counter k: its
+// bounds (over counters 0..k-1), its congruences, and other constraints
+// whose innermost counter is k.
+type level struct {
+	lower, upper []Bound
+	strides      []stride
+	conds        []Cond
+}
+
+// stride is the congruence i_k ≡ anchor (mod mod), anchor over counters
+// 0..k-1; cond is the same congruence as a guard.
+type stride struct {
+	anchor ir.Aff
+	mod    int64
+	cond   Cond
+}
+
+// analyze sorts the constraints of s's domain by the innermost counter they
+// involve (through locals too). It returns nil when the domain is empty for
+// a reason visible in its constants.
+func analyze(p *ir.Program, idx int, s *ir.Stmt) (*stmtInfo, error) {
+	dom := &s.Domain
+	st := &stmtInfo{idx: idx, np: len(p.Params), s: s, lvl: make([]level, s.Depth())}
+	inner := make([]int, len(dom.Divs))
+	for l, dv := range dom.Divs {
+		inner[l] = max(dv.Num.Innermost(), localsInnermost(dv.Num, inner))
+	}
+	for _, c := range dom.Cons {
+		eff := max(c.Innermost(), localsInnermost(c.Aff, inner))
+		switch {
+		case usesLocals(c.Aff):
+			if num, den, ok := congruence(c, dom.Divs); ok {
+				st.addCongruence(num, den)
+				break
+			}
+			g := Cond{Aff: truncate(c.Aff, eff+1), Eq: c.Eq, Divs: truncateDivs(dom.Divs, eff+1)}
+			st.addCond(eff, g)
+		case eff < 0:
+			if c.IsConst() {
+				if c.Const < 0 || c.Eq && c.Const != 0 {
+					return nil, nil
+				}
+				continue
+			}
+			if !slices.ContainsFunc(p.Context, func(d ir.Constraint) bool { return d.Eq == c.Eq && d.Aff.Equal(c.Aff) }) {
+				st.pending = append(st.pending, Cond{Aff: truncate(c.Aff, 0), Eq: c.Eq})
+			}
+		default:
+			// a·i + rest ≥ 0 (or = 0) with i the counter at level eff.
+			a := c.Iter[eff]
+			rest := truncate(c.Aff, eff)
+			if c.Eq && a < 0 {
+				a, rest = -a, neg(rest)
+			}
+			lv := &st.lvl[eff]
+			switch {
+			case c.Eq:
+				lv.lower = append(lv.lower, normBound(neg(rest), a, true))
+				lv.upper = append(lv.upper, normBound(neg(rest), a, false))
+			case a > 0:
+				lv.lower = append(lv.lower, normBound(neg(rest), a, true))
+			default:
+				lv.upper = append(lv.upper, normBound(rest, -a, false))
+			}
+		}
+	}
+	for k := range st.lvl {
+		lv := &st.lvl[k]
+		lv.lower = prune(lv.lower, true)
+		lv.upper = prune(lv.upper, false)
+		if len(lv.lower) == 0 || len(lv.upper) == 0 {
+			return nil, fmt.Errorf("codegen: stmt %s: loop %s has no lower or no upper bound", s.Name, s.Iters[k])
+		}
+		if lo, hi := lv.lower[0], lv.upper[0]; len(lv.lower) == 1 && len(lv.upper) == 1 &&
+			lo.Aff.IsConst() && hi.Aff.IsConst() && ir.CeilDiv(lo.Aff.Const, lo.Den) > ir.FloorDiv(hi.Aff.Const, hi.Den) {
+			return nil, nil
+		}
+	}
+	return st, nil
+}
+
+// addCongruence records num ≡ 0 (mod den): a stride of the innermost
+// counter of num when its coefficient is ±1, otherwise a guard.
+func (st *stmtInfo) addCongruence(num ir.Aff, den int64) {
+	k := num.Innermost()
+	g := Cond{Aff: truncate(num, k+1), Mod: den}
+	if k < 0 {
+		st.pending = append(st.pending, g)
+		return
+	}
+	a := num.Iter[k]
+	if a != 1 && a != -1 {
+		st.addCond(k, g)
+		return
+	}
+	// i + rest ≡ 0, so i ≡ -rest.
+	anchor := truncate(num, k)
+	if a == 1 {
+		anchor = neg(anchor)
+	}
+	lv := &st.lvl[k]
+	lv.strides = append(lv.strides, stride{anchor: anchor, mod: den, cond: g})
+}
+
+func (st *stmtInfo) addCond(k int, g Cond) {
+	if k < 0 {
+		st.pending = append(st.pending, g)
+		return
+	}
+	st.lvl[k].conds = append(st.lvl[k].conds, g)
+}
+
+// congruence recognizes the equality num - den·q = 0 (or its negation) with
+// q = ⌊num/den⌋ a local of the domain: it holds exactly when den divides
+// num.
+func congruence(c ir.Constraint, divs []ir.Div) (num ir.Aff, den int64, ok bool) {
+	if !c.Eq {
+		return ir.Aff{}, 0, false
+	}
+	l := -1
+	for m, x := range c.Local {
+		if x != 0 {
+			if l >= 0 {
+				return ir.Aff{}, 0, false
+			}
+			l = m
+		}
+	}
+	dv := divs[l]
+	if usesLocals(dv.Num) {
+		return ir.Aff{}, 0, false
+	}
+	rest := c.Aff.Clone()
+	x := rest.Local[l]
+	rest.Local[l] = 0
+	if x == -dv.Den && rest.Equal(dv.Num) || x == dv.Den && neg(rest).Equal(dv.Num) {
+		return dv.Num, dv.Den, true
+	}
+	return ir.Aff{}, 0, false
+}
+
+// build returns the nodes executing sts, which share their first k loops,
+// in the order of their Beta[k].
+func build(sts []*stmtInfo, k int) []Node {
+	sts = slices.Clone(sts)
+	slices.SortStableFunc(sts, func(a, b *stmtInfo) int { return a.s.Beta[k] - b.s.Beta[k] })
+	var out []Node
+	for len(sts) > 0 {
+		n := 1
+		for n < len(sts) && sts[n].s.Beta[k] == sts[0].s.Beta[k] {
+			n++
+		}
+		g := sts[:n]
+		sts = sts[n:]
+		common := hoist(g)
+		var node Node
+		if len(g) == 1 && g[0].s.Depth() == k {
+			node = instance(g[0])
+		} else {
+			node = buildLoop(g, k)
+		}
+		if len(common) > 0 {
+			node = &If{Conds: common, Body: []Node{node}}
+		}
+		out = append(out, node)
+	}
+	return mergeIfs(out)
+}
+
+// hoist removes the pending guards every statement of g needs and returns
+// them: they go around the node g shares.
+func hoist(g []*stmtInfo) []Cond {
+	var common []Cond
+	for _, c := range g[0].pending {
+		if all(g, func(st *stmtInfo) bool { return slices.ContainsFunc(st.pending, c.equal) }) {
+			common = append(common, c)
+		}
+	}
+	for _, st := range g {
+		st.pending = slices.DeleteFunc(slices.Clone(st.pending), func(c Cond) bool {
+			return slices.ContainsFunc(common, c.equal)
+		})
+	}
+	return common
+}
+
+func instance(st *stmtInfo) *Instance {
+	d := st.s.Depth()
+	in := &Instance{Stmt: st.idx, Iters: make([]ir.Aff, d)}
+	for l := range in.Iters {
+		in.Iters[l] = ir.Aff{Iter: make([]int64, d), Param: make([]int64, st.np)}
+		in.Iters[l].Iter[l] = 1
+	}
+	return in
+}
+
+// buildLoop returns the loop at level k shared by the statements of g. It
+// runs over the union of their ranges; each statement gets guards for the
+// bounds of its own that the loop does not imply.
+func buildLoop(g []*stmtInfo, k int) *Loop {
+	s0 := g[0].s
+	l := &Loop{Iter: s0.Iters[k], Level: k, Step: 1, Dir: s0.Dir[k]}
+	lowers := make([][]Bound, len(g))
+	uppers := make([][]Bound, len(g))
+	for j, st := range g {
+		lowers[j], uppers[j] = st.lvl[k].lower, st.lvl[k].upper
+	}
+	var extraLo, extraUp [][]Bound
+	l.Lower, extraLo = union(lowers, true)
+	l.Upper, extraUp = union(uppers, false)
+	step, ok := commonStride(g, k, l)
+	if ok {
+		l.Step = step
+	}
+	for j, st := range g {
+		lv := &st.lvl[k]
+		for _, b := range extraLo[j] {
+			if !implied(l.Lower, b, true) {
+				st.pending = append(st.pending, boundCond(b, k, true))
+			}
+		}
+		for _, b := range extraUp[j] {
+			if !implied(l.Upper, b, false) {
+				st.pending = append(st.pending, boundCond(b, k, false))
+			}
+		}
+		if !ok {
+			for _, sd := range lv.strides {
+				st.pending = append(st.pending, sd.cond)
+			}
+		}
+		st.pending = append(st.pending, lv.conds...)
+	}
+	l.Body = build(g, k+1)
+	return l
+}
+
+// union returns bounds for the union of the ranges whose lower (or upper)
+// bound sets are sets, and for each set the bounds of it the result leaves
+// out. With C the bounds common to all sets and E_s the others, the union
+// lower bound is max(C, min_s max(E_s)), which is max(C) when some E_s is
+// empty; upper bounds are the same with min and max exchanged.
+func union(sets [][]Bound, lower bool) ([]Bound, [][]Bound) {
+	var common []Bound
+	for _, b := range sets[0] {
+		if all(sets, func(s []Bound) bool { return slices.ContainsFunc(s, b.equal) }) {
+			common = append(common, b)
+		}
+	}
+	extra := make([][]Bound, len(sets))
+	someEmpty := false
+	for j, s := range sets {
+		extra[j] = slices.DeleteFunc(slices.Clone(s), func(b Bound) bool { return slices.ContainsFunc(common, b.equal) })
+		someEmpty = someEmpty || len(extra[j]) == 0
+	}
+	if someEmpty {
+		return common, extra
+	}
+	var alts []Bound
+	for _, e := range extra {
+		alt := e[0]
+		if len(e) > 1 {
+			alt = Bound{Of: e, Min: !lower}
+		}
+		if !slices.ContainsFunc(alts, alt.equal) {
+			alts = append(alts, alt)
+		}
+	}
+	// The alternatives combine the other way round: the least of the lower
+	// bounds. min(b, max(c, ...)) is b when c ≥ b, and the same for upper
+	// bounds with min and max exchanged.
+	alts = slices.DeleteFunc(slices.Clone(alts), func(x Bound) bool {
+		return x.Of != nil && slices.ContainsFunc(alts, func(b Bound) bool { return b.Of == nil && implied(x.Of, b, lower) })
+	})
+	alts = prune(alts, !lower)
+	if len(alts) == 1 {
+		return append(common, alts[0]), extra
+	}
+	return append(common, Bound{Of: alts, Min: lower}), extra
+}
+
+// commonStride reports the step of loop l when every statement of g has
+// the same single congruence on counter k and the loop starts on it.
+func commonStride(g []*stmtInfo, k int, l *Loop) (int64, bool) {
+	var first *stride
+	for _, st := range g {
+		ss := st.lvl[k].strides
+		if len(ss) != 1 {
+			return 0, false
+		}
+		if first == nil {
+			first = &ss[0]
+		} else if ss[0].mod != first.mod || !congruent(ss[0].anchor, first.anchor, first.mod) {
+			return 0, false
+		}
+	}
+	start := l.Lower
+	if l.Dir < 0 {
+		start = l.Upper
+	}
+	if len(start) != 1 || start[0].Of != nil || start[0].Den != 1 || !congruent(start[0].Aff, first.anchor, first.mod) {
+		return 0, false
+	}
+	return first.mod, true
+}
+
+// implied reports whether the loop bound terms bs imply the bound b: some
+// leaf of bs differs from b only by a constant at least as strong.
+func implied(bs []Bound, b Bound, lower bool) bool {
+	return slices.ContainsFunc(bs, func(c Bound) bool {
+		if c.Of != nil || c.Den != b.Den || !sameVars(c.Aff, b.Aff) {
+			return false
+		}
+		if lower {
+			return c.Aff.Const >= b.Aff.Const
+		}
+		return c.Aff.Const <= b.Aff.Const
+	})
+}
+
+// boundCond returns the guard saying i_k ≥ ⌈A/d⌉ (d·i_k - A ≥ 0) or
+// i_k ≤ ⌊A/d⌋ (A - d·i_k ≥ 0) for a leaf bound.
+func boundCond(b Bound, k int, lower bool) Cond {
+	a := truncate(b.Aff, k+1)
+	a.Iter[k] = -b.Den
+	if lower {
+		a = neg(a)
+	}
+	return Cond{Aff: a}
+}
+
+// mergeIfs joins adjacent guards with the same conditions.
+func mergeIfs(ns []Node) []Node {
+	var out []Node
+	for _, n := range ns {
+		if f, ok := n.(*If); ok && len(out) > 0 {
+			if prev, ok := out[len(out)-1].(*If); ok && slices.EqualFunc(prev.Conds, f.Conds, Cond.equal) {
+				out[len(out)-1] = &If{Conds: prev.Conds, Body: append(slices.Clone(prev.Body), f.Body...)}
+				continue
+			}
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
+// normBound returns the leaf ⌈a/den⌉ (lower) or ⌊a/den⌋ in lowest terms:
+// with g the gcd of den and a's variable coefficients, a = g·x + c and
+// ⌈a/den⌉ = ⌈(x + ⌈c/g⌉)/(den/g)⌉ (the same with floors).
+func normBound(a ir.Aff, den int64, lower bool) Bound {
+	g := den
+	for _, xs := range [][]int64{a.Iter, a.Param} {
+		for _, x := range xs {
+			g = gcd(g, x)
+		}
+	}
+	if g > 1 {
+		for _, xs := range [][]int64{a.Iter, a.Param} {
+			for j := range xs {
+				xs[j] /= g
+			}
+		}
+		if lower {
+			a.Const = ir.CeilDiv(a.Const, g)
+		} else {
+			a.Const = ir.FloorDiv(a.Const, g)
+		}
+		den /= g
+	}
+	return Bound{Aff: a, Den: den}
+}
+
+// prune drops repeated leaves and, of leaves that differ only by their
+// constant, keeps the largest constant (keepLarger) or the smallest.
+func prune(bs []Bound, keepLarger bool) []Bound {
+	var out []Bound
+next:
+	for _, b := range bs {
+		for j, c := range out {
+			if b.Of == nil && c.Of == nil && b.Den == c.Den && sameVars(b.Aff, c.Aff) {
+				if keepLarger == (b.Aff.Const > c.Aff.Const) {
+					out[j] = b
+				}
+				continue next
+			}
+			if b.equal(c) {
+				continue next
+			}
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+// congruent reports whether a ≡ b (mod m) for all values of the variables.
+func congruent(a, b ir.Aff, m int64) bool {
+	d := sub(a, b)
+	if (d.Const % m) != 0 {
+		return false
+	}
+	for _, xs := range [][]int64{d.Iter, d.Param, d.Local} {
+		for _, x := range xs {
+			if x%m != 0 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// sameVars reports whether a and b differ at most in their constants.
+func sameVars(a, b ir.Aff) bool {
+	a.Const = b.Const
+	return a.Equal(b)
+}
+
+func usesLocals(a ir.Aff) bool {
+	return slices.ContainsFunc(a.Local, func(x int64) bool { return x != 0 })
+}
+
+// localsInnermost returns the innermost counter the locals a uses depend on.
+func localsInnermost(a ir.Aff, inner []int) int {
+	k := -1
+	for l, x := range a.Local {
+		if x != 0 {
+			k = max(k, inner[l])
+		}
+	}
+	return k
+}
+
+// truncate returns a copy of a over the first n counters, dropping the
+// coefficients of the others or adding zero ones.
+func truncate(a ir.Aff, n int) ir.Aff {
+	b := a.Clone()
+	b.Iter = append(b.Iter[:min(n, len(b.Iter)):min(n, len(b.Iter))], make([]int64, max(0, n-len(b.Iter)))...)
+	if !usesLocals(b) {
+		b.Local = nil
+	}
+	return b
+}
+
+func truncateDivs(divs []ir.Div, n int) []ir.Div {
+	out := make([]ir.Div, len(divs))
+	for l, dv := range divs {
+		num := dv.Num.Clone()
+		if num.Innermost() < n {
+			num = truncate(num, n)
+			num.Local = dv.Num.Local
+		}
+		out[l] = ir.Div{Num: num, Den: dv.Den}
+	}
+	return out
+}
+
+func neg(a ir.Aff) ir.Aff {
+	b := a.Clone()
+	for _, xs := range [][]int64{b.Iter, b.Param, b.Local} {
+		for j := range xs {
+			xs[j] = -xs[j]
+		}
+	}
+	b.Const = -b.Const
+	return b
+}
+
+// sub returns a - b; the result has the longer of their coefficient lists.
+func sub(a, b ir.Aff) ir.Aff {
+	d := ir.Aff{Iter: subPad(a.Iter, b.Iter), Param: subPad(a.Param, b.Param), Local: subPad(a.Local, b.Local), Const: a.Const - b.Const}
+	return d
+}
+
+func subPad(a, b []int64) []int64 {
+	out := make([]int64, max(len(a), len(b)))
+	copy(out, a)
+	for j, x := range b {
+		out[j] -= x
+	}
+	return out
+}
+
+func gcd(a, b int64) int64 {
+	if a < 0 {
+		a = -a
+	}
+	if b < 0 {
+		b = -b
+	}
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+func all[T any](xs []T, f func(T) bool) bool {
+	for _, x := range xs {
+		if !f(x) {
+			return false
+		}
+	}
+	return true
+}

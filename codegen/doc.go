@@ -1,0 +1,54 @@
+// Package codegen turns a program's statement domains and schedule into a
+// loop AST and prints that AST as C.
+//
+// # The loop AST
+//
+// [Build] scans the statements' iteration domains in schedule order and
+// returns a [Block] of [Node]s: [Loop] (a counter running from the max of
+// its lower bounds to the min of its upper bounds, up or down, with a step
+// and optional pragmas), [If] (a conjunction of affine guards), and
+// [Instance] (one statement, with the value of each of its counters as an
+// affine form of the enclosing loop counters). Bounds and guards are affine
+// forms over the counters of the enclosing loops (outermost first) and the
+// program's parameters; a [Bound] may round a quotient or take the min/max
+// of other bounds, so schedules that need floor/ceil (tiling) fit the same
+// shape.
+//
+// For now the schedule is the original one (Beta and Dir of each
+// statement). Statements that share a Beta prefix share loops, ordered by
+// their Beta values. The bounds of the loop at level k come from each
+// statement's constraints whose innermost counter is k; when the statements
+// of a loop disagree, the loop runs over the union of their ranges and each
+// statement gets an if guard for the bounds the loop does not imply. A
+// congruence i ≡ e (mod s) (a Div local with its defining equality) becomes
+// the step of the loop when every statement in it has the same one and the
+// loop starts on it; otherwise it becomes a guard "(i - e) % s == 0". An
+// equality without locals gives a lower and an upper bound. Constraints over
+// the parameters only become guards, unless Program.Context has them.
+//
+// # Invariants
+//
+//   - Every statement instance of the domain runs exactly once, in the
+//     order ir.Less gives; a loop never iterates where none of its
+//     statements runs at the loop's own level (its bounds are the union of
+//     theirs), so no loop is empty in the sense of having no statement.
+//   - A guard only reads counters of loops enclosing it and is placed as
+//     high as possible: around the node shared by all statements needing it.
+//   - Build never modifies the program.
+//
+// # Printing
+//
+// [PrintC] writes C99 statements, every line prefixed by the caller's
+// indentation and two spaces per nesting level, braces only around bodies
+// of more than one node, upper bounds as "i < n" when they read better so.
+// Helper macros nestor_floord, nestor_ceild, nestor_min and nestor_max are
+// defined at the top of the region, each in its own #ifndef, only when used;
+// arrays with ir.ScopLocal storage are declared after them.
+//
+// # Limits
+//
+// Statements in a shared loop with different strides get guards instead of
+// separate loops (no loop splitting or separation yet), and bounds are not
+// simplified against each other beyond dropping those that differ from
+// another only by a weaker constant.
+package codegen

@@ -1,0 +1,429 @@
+package codegen
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"nestor/ir"
+)
+
+// PrintC writes n, a loop AST that Build made for p (or a transformation
+// of one), as C statements: every line starts with indent, nested lines
+// with two more spaces per level. Helper macros and the declarations of
+// p's ir.ScopLocal arrays come first.
+func PrintC(w io.Writer, p *ir.Program, n Node, indent string) error {
+	return printC(w, p, n, indent, nil)
+}
+
+// stmtFunc prints a statement instance as one line of C, given the C
+// expressions of its counters; tests use it to trace instances.
+type stmtFunc func(pr *printer, s *ir.Stmt, in *Instance, iters []string) string
+
+// helper macros, in the order they are defined. Each evaluates its
+// arguments more than once; they are only applied to affine expressions.
+// nestor_floord and nestor_ceild divide by a positive d and round toward
+// minus and plus infinity whatever the sign of n (C's / truncates).
+var macros = []struct{ name, def string }{
+	{"nestor_floord", "#define nestor_floord(n, d) (((n) < 0) ? -((-(n) + (d) - 1) / (d)) : (n) / (d))"},
+	{"nestor_ceild", "#define nestor_ceild(n, d) (((n) < 0) ? -(-(n) / (d)) : ((n) + (d) - 1) / (d))"},
+	{"nestor_min", "#define nestor_min(a, b) ((a) < (b) ? (a) : (b))"},
+	{"nestor_max", "#define nestor_max(a, b) ((a) > (b) ? (a) : (b))"},
+}
+
+type printer struct {
+	p        *ir.Program
+	params   []string
+	vars     map[string]bool
+	indent   string
+	body     bytes.Buffer
+	used     map[string]bool // helper macros used
+	names    []string        // counters of the enclosing loops, outermost first
+	stmtText stmtFunc
+	err      error
+}
+
+func printC(w io.Writer, p *ir.Program, n Node, indent string, stmt stmtFunc) error {
+	pr := &printer{p: p, params: ir.ParamNames(p), vars: map[string]bool{}, indent: indent,
+		used: map[string]bool{}, stmtText: stmt}
+	if pr.stmtText == nil {
+		pr.stmtText = (*printer).stmt
+	}
+	for _, v := range p.Vars {
+		pr.vars[v] = true
+	}
+	pr.node(n, 0)
+	if pr.err != nil {
+		return pr.err
+	}
+	var out bytes.Buffer
+	for _, m := range macros {
+		if pr.used[m.name] {
+			fmt.Fprintf(&out, "%s#ifndef %s\n%s%s\n%s#endif\n", indent, m.name, indent, m.def, indent)
+		}
+	}
+	for _, a := range p.Arrays {
+		if a.Storage != ir.ScopLocal {
+			continue
+		}
+		dims := ""
+		for _, d := range a.Dims {
+			dims += "[" + ir.FormatAff(d, ir.Names{Param: pr.params}) + "]"
+		}
+		fmt.Fprintf(&out, "%s%s %s%s;\n", indent, a.Elem, a.Name, dims)
+	}
+	out.Write(pr.body.Bytes())
+	_, err := w.Write(out.Bytes())
+	return err
+}
+
+func (pr *printer) line(depth int, s string) {
+	pr.body.WriteString(pr.indent)
+	pr.body.WriteString(strings.Repeat("  ", depth))
+	pr.body.WriteString(s)
+	pr.body.WriteByte('\n')
+}
+
+func (pr *printer) node(n Node, depth int) {
+	switch n := n.(type) {
+	case *Block:
+		for _, c := range n.Body {
+			pr.node(c, depth)
+		}
+	case *Loop:
+		pr.loop(n, depth)
+	case *If:
+		var conds []string
+		paired := make([]bool, len(n.Conds))
+		for j, c := range n.Conds {
+			if paired[j] {
+				continue
+			}
+			// Aff ≥ 0 and -Aff ≥ 0 read better as Aff = 0.
+			for m := j + 1; m < len(n.Conds); m++ {
+				d := n.Conds[m]
+				if !paired[m] && !c.Eq && !d.Eq && c.Mod == 0 && d.Mod == 0 && !usesLocals(c.Aff) && !usesLocals(d.Aff) && c.Aff.Equal(neg(d.Aff)) {
+					paired[m], c.Eq = true, true
+					break
+				}
+			}
+			conds = append(conds, pr.cond(c))
+		}
+		pr.nested(depth, "if ("+strings.Join(conds, " && ")+")", n.Body)
+	case *Instance:
+		if n.Stmt < 0 || n.Stmt >= len(pr.p.Stmts) {
+			pr.fail(fmt.Errorf("codegen: instance of statement %d of %d", n.Stmt, len(pr.p.Stmts)))
+			return
+		}
+		iters := make([]string, len(n.Iters))
+		for l, a := range n.Iters {
+			iters[l] = pr.operand(a)
+		}
+		pr.line(depth, pr.stmtText(pr, pr.p.Stmts[n.Stmt], n, iters))
+	default:
+		pr.fail(fmt.Errorf("codegen: unknown node %T", n))
+	}
+}
+
+func (pr *printer) fail(err error) {
+	if pr.err == nil {
+		pr.err = err
+	}
+}
+
+// nested prints a loop or if header and its body, in braces when the body
+// has more than one node or starts with a pragma line.
+func (pr *printer) nested(depth int, header string, body []Node) {
+	if len(body) == 0 {
+		pr.line(depth, header+" {}")
+		return
+	}
+	if l, ok := body[0].(*Loop); len(body) == 1 && !(ok && len(l.Pragmas) > 0) {
+		pr.line(depth, header)
+		pr.node(body[0], depth+1)
+		return
+	}
+	pr.line(depth, header+" {")
+	for _, c := range body {
+		pr.node(c, depth+1)
+	}
+	pr.line(depth, "}")
+}
+
+func (pr *printer) loop(l *Loop, depth int) {
+	if len(l.Lower) == 0 || len(l.Upper) == 0 || l.Step < 1 {
+		pr.fail(fmt.Errorf("codegen: loop %s has %d lower bounds, %d upper bounds and step %d",
+			l.Iter, len(l.Lower), len(l.Upper), l.Step))
+		return
+	}
+	for _, pg := range l.Pragmas {
+		pr.line(depth, "#pragma "+pg)
+	}
+	decl := "int "
+	if pr.vars[l.Iter] {
+		decl = ""
+	}
+	var init, test, incr string
+	if l.Dir >= 0 {
+		init = pr.bound(l.Lower, true)
+		test = pr.upperTest(l.Iter, l.Upper)
+		incr = l.Iter + "++"
+		if l.Step > 1 {
+			incr = l.Iter + " += " + strconv.FormatInt(l.Step, 10)
+		}
+	} else {
+		init = pr.bound(l.Upper, false)
+		test = l.Iter + " >= " + pr.bound(l.Lower, true)
+		incr = l.Iter + "--"
+		if l.Step > 1 {
+			incr = l.Iter + " -= " + strconv.FormatInt(l.Step, 10)
+		}
+	}
+	header := fmt.Sprintf("for (%s%s = %s; %s; %s)", decl, l.Iter, init, test, incr)
+	pr.names = append(pr.names, l.Iter)
+	pr.nested(depth, header, l.Body)
+	pr.names = pr.names[:len(pr.names)-1]
+}
+
+// upperTest prints "i <= U", or "i < U + 1" when that reads simpler: U
+// is a constant, or more of its terms lose a "- c" than gain a "+ c"
+// (n - 1 becomes n).
+func (pr *printer) upperTest(iter string, bs []Bound) string {
+	neg, pos, nonConst, ok := 0, 0, 0, true
+	var count func(bs []Bound)
+	count = func(bs []Bound) {
+		for _, b := range bs {
+			switch {
+			case b.Of != nil:
+				count(b.Of)
+			case b.Den != 1:
+				ok = false
+			case b.Aff.IsConst():
+			case b.Aff.Const < 0:
+				neg++
+			case b.Aff.Const > 0:
+				pos++
+			}
+			if b.Of == nil && !b.Aff.IsConst() {
+				nonConst++
+			}
+		}
+	}
+	count(bs)
+	if ok && (nonConst == 0 || neg > 0 && neg >= pos) {
+		return iter + " < " + pr.bound(shift(bs), false)
+	}
+	return iter + " <= " + pr.bound(bs, false)
+}
+
+// shift returns the bound terms plus one (min and max commute with it).
+func shift(bs []Bound) []Bound {
+	out := make([]Bound, len(bs))
+	for j, b := range bs {
+		out[j] = b
+		if b.Of != nil {
+			out[j].Of = shift(b.Of)
+			continue
+		}
+		out[j].Aff = b.Aff.Clone()
+		out[j].Aff.Const++
+	}
+	return out
+}
+
+// bound prints the max (lower) or min of the terms bs.
+func (pr *printer) bound(bs []Bound, lower bool) string {
+	fn := "nestor_min"
+	if lower {
+		fn = "nestor_max"
+	}
+	terms := make([]string, len(bs))
+	for j, b := range bs {
+		terms[j] = pr.term(b, lower)
+	}
+	return pr.fold(fn, terms)
+}
+
+func (pr *printer) term(b Bound, lower bool) string {
+	if b.Of != nil {
+		fn := "nestor_max"
+		if b.Min {
+			fn = "nestor_min"
+		}
+		terms := make([]string, len(b.Of))
+		for j, c := range b.Of {
+			terms[j] = pr.term(c, lower)
+		}
+		return pr.fold(fn, terms)
+	}
+	s := pr.aff(b.Aff, nil)
+	if b.Den == 1 {
+		return s
+	}
+	fn := "nestor_floord"
+	if lower {
+		fn = "nestor_ceild"
+	}
+	pr.used[fn] = true
+	return fmt.Sprintf("%s(%s, %d)", fn, s, b.Den)
+}
+
+// fold prints fn(t0, fn(t1, ...)).
+func (pr *printer) fold(fn string, terms []string) string {
+	s := terms[len(terms)-1]
+	for j := len(terms) - 2; j >= 0; j-- {
+		pr.used[fn] = true
+		s = fmt.Sprintf("%s(%s, %s)", fn, terms[j], s)
+	}
+	return s
+}
+
+// aff prints a over the enclosing counters, the parameters and locals
+// named by local.
+func (pr *printer) aff(a ir.Aff, local []string) string {
+	iters := pr.names
+	if len(a.Iter) > len(iters) {
+		iters = append(iters[:len(iters):len(iters)], make([]string, len(a.Iter)-len(iters))...)
+		for k := len(pr.names); k < len(iters); k++ {
+			if a.Iter[k] != 0 {
+				pr.fail(fmt.Errorf("codegen: affine form uses counter %d inside %d loops", k, len(pr.names)))
+			}
+		}
+	}
+	return ir.FormatAff(a, ir.Names{Iter: iters, Param: pr.params, Local: local})
+}
+
+// operand prints a as an operand of any C operator.
+func (pr *printer) operand(a ir.Aff) string {
+	s := pr.aff(a, nil)
+	if strings.ContainsAny(s, " *-") {
+		return "(" + s + ")"
+	}
+	return s
+}
+
+// cond prints a guard with its innermost variable alone on the left:
+// "j >= i + 1" reads "j > i", "j <= n - 1" reads "j < n".
+func (pr *printer) cond(c Cond) string {
+	local := pr.locals(c)
+	if c.Mod > 0 {
+		s := pr.aff(c.Aff, local)
+		if strings.ContainsAny(s, " *-") {
+			s = "(" + s + ")"
+		}
+		return fmt.Sprintf("%s %% %d == 0", s, c.Mod)
+	}
+	lhs := ir.Aff{Iter: make([]int64, len(c.Aff.Iter)), Param: make([]int64, len(c.Aff.Param)), Local: make([]int64, len(c.Aff.Local))}
+	rhs := neg(c.Aff)
+	var coef int64
+	move := func(xs, ys []int64, k int) {
+		coef, xs[k], ys[k] = -ys[k], -ys[k], 0
+	}
+	switch {
+	case c.Aff.Innermost() >= 0:
+		move(lhs.Iter, rhs.Iter, c.Aff.Innermost())
+	case usesLocals(c.Aff):
+		k := len(c.Aff.Local) - 1
+		for c.Aff.Local[k] == 0 {
+			k--
+		}
+		move(lhs.Local, rhs.Local, k)
+	default:
+		k := 0
+		for k < len(c.Aff.Param) && c.Aff.Param[k] == 0 {
+			k++
+		}
+		if k == len(c.Aff.Param) {
+			return pr.aff(c.Aff, nil) + map[bool]string{true: " == 0", false: " >= 0"}[c.Eq]
+		}
+		move(lhs.Param, rhs.Param, k)
+	}
+	op := ">="
+	switch {
+	case c.Eq:
+		op = "=="
+	case coef < 0:
+		lhs, rhs, op = neg(lhs), neg(rhs), "<="
+	}
+	if coef == 1 || coef == -1 {
+		switch {
+		case op == ">=" && rhs.Const > 0 && !rhs.IsConst():
+			op, rhs.Const = ">", rhs.Const-1
+		case op == "<=" && rhs.Const < 0 && !rhs.IsConst():
+			op, rhs.Const = "<", rhs.Const+1
+		}
+	}
+	return pr.aff(lhs, local) + " " + op + " " + pr.aff(rhs, local)
+}
+
+// locals returns the names of the locals c uses, as floor divisions.
+func (pr *printer) locals(c Cond) []string {
+	if !usesLocals(c.Aff) {
+		return nil
+	}
+	names := make([]string, len(c.Divs))
+	used := make([]bool, len(c.Divs))
+	for l, x := range c.Aff.Local {
+		used[l] = x != 0
+	}
+	for l := len(c.Divs) - 1; l >= 0; l-- {
+		if used[l] {
+			for m, x := range c.Divs[l].Num.Local {
+				used[m] = used[m] || x != 0
+			}
+		}
+	}
+	for l, dv := range c.Divs {
+		if used[l] {
+			pr.used["nestor_floord"] = true
+			names[l] = fmt.Sprintf("nestor_floord(%s, %d)", pr.aff(dv.Num, names), dv.Den)
+		}
+	}
+	return names
+}
+
+// stmt prints s as written: "C[i][j] += alpha * A[i][k] * B[k][j];".
+func (pr *printer) stmt(s *ir.Stmt, in *Instance, iters []string) string {
+	load := func(l *ir.Load) string { return pr.access(s.Accesses[l.Access], in) }
+	iter := func(r *ir.IterRef) string { return iters[r.Level] }
+	return pr.access(s.Accesses[0], in) + " " + s.Op.String() + " " + ir.FormatExpr(s.RHS, load, iter, pr.params) + ";"
+}
+
+// access prints an array element, its subscripts in terms of the loop
+// counters.
+func (pr *printer) access(a *ir.Access, in *Instance) string {
+	var b strings.Builder
+	b.WriteString(pr.p.Arrays[a.Array].Name)
+	for _, x := range a.Index {
+		b.WriteString("[" + pr.aff(compose(x, in.Iters), nil) + "]")
+	}
+	return b.String()
+}
+
+// compose returns a, an affine form of a statement's counters, as a form of
+// the loop counters, given each statement counter's value.
+func compose(a ir.Aff, iters []ir.Aff) ir.Aff {
+	out := ir.Aff{Param: append([]int64(nil), a.Param...), Const: a.Const}
+	for l, c := range a.Iter {
+		if c == 0 {
+			continue
+		}
+		v := iters[l]
+		if len(out.Iter) < len(v.Iter) {
+			out.Iter = append(out.Iter, make([]int64, len(v.Iter)-len(out.Iter))...)
+		}
+		for k, x := range v.Iter {
+			out.Iter[k] += c * x
+		}
+		if len(out.Param) < len(v.Param) {
+			out.Param = append(out.Param, make([]int64, len(v.Param)-len(out.Param))...)
+		}
+		for k, x := range v.Param {
+			out.Param[k] += c * x
+		}
+		out.Const += c * v.Const
+	}
+	return out
+}
