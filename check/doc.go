@@ -12,7 +12,10 @@
 // and every array the kernel can write is compared: integers exactly,
 // floating point within a relative tolerance, each array reported with its
 // worst element. The kernel is then timed in alternating runs of the two
-// executables, and the medians and their ratio are reported.
+// executables (one fresh process per run, inputs refilled untimed), and
+// the medians and their ratio are reported. The build folder is removed
+// unless Options.KeepDir names it, the comparison fails, or the results
+// differ; errors and reports say where it is.
 //
 // # Invariants
 //
@@ -42,5 +45,7 @@
 // needs the size from the scop's array; without one Compare fails. Symbolic
 // sizes that are not parameters of the kernel function (globals, locals)
 // cannot be set by the harness. Global arrays are sized with sizeof, so a
-// global pointer is not supported.
+// global pointer is not supported. Each timed run is one call of the
+// kernel, so times of kernels much shorter than a millisecond are mostly
+// noise.
 package check

@@ -22,10 +22,13 @@
 
 #include <math.h>
 
-/* Kernel files have no main; an optional static init_array helper is only
-   called by an external harness, so a stand-alone compile of a kernel file
-   must not complain about it being unused. */
+/* Keep stand-alone compiles of kernel files quiet under -Wall:
+   - `#pragma scop` / `#pragma endscop` only mark the region for polyhedral
+     tools and mean nothing to the C compiler;
+   - kernel files have no main, and their optional static init_array helper
+     is only called by an external harness. */
 #if defined(__GNUC__)
+# pragma GCC diagnostic ignored "-Wunknown-pragmas"
 # pragma GCC diagnostic ignored "-Wunused-function"
 #endif
 
@@ -89,6 +92,10 @@
 /* Each kernel defines its own `_PB_X POLYBENCH_LOOP_BOUND(X, x)`. */
 #ifdef POLYBENCH_USE_SCALAR_LB
 # define POLYBENCH_LOOP_BOUND(X, x) X
+  /* the size parameters may then go unused, which is intended */
+# if defined(__GNUC__)
+#  pragma GCC diagnostic ignored "-Wunused-parameter"
+# endif
 #else
 # define POLYBENCH_LOOP_BOUND(X, x) x
 #endif

@@ -1,0 +1,118 @@
+package pipeline
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"nestor/frontend"
+	"nestor/ir"
+)
+
+func TestPassOrder(t *testing.T) {
+	idx := func(name string) int {
+		return slices.IndexFunc(passes, func(p pass) bool { return p.name == name })
+	}
+	for _, o := range order {
+		b, a := idx(o.before), idx(o.after)
+		if b < 0 || a < 0 || b >= a {
+			t.Errorf("pass %s must run before %s (%s): positions %d, %d", o.before, o.after, o.why, b, a)
+		}
+	}
+}
+
+func corpus(t *testing.T) []string {
+	t.Helper()
+	ks, _ := filepath.Glob("../testdata/kernels/*.c")
+	if len(ks) < 32 {
+		t.Fatalf("want the 30 PolyBench kernels and 2 trisolve forms in testdata/kernels, found %d", len(ks))
+	}
+	return ks
+}
+
+// TestCorpus optimizes every corpus kernel and checks the polycc
+// convention: outside the regions the output is the input, byte for byte,
+// and the output compiles without warnings.
+func TestCorpus(t *testing.T) {
+	cc, ccErr := exec.LookPath(cmp(os.Getenv("CC"), "cc"))
+	for _, k := range corpus(t) {
+		t.Run(strings.TrimSuffix(filepath.Base(k), ".c"), func(t *testing.T) {
+			t.Parallel()
+			f, err := frontend.ParseFile(k, frontend.Config{Defines: []string{"SMALL_DATASET"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(f.Scops) == 0 {
+				t.Fatal("no scop")
+			}
+			for _, s := range f.Scops {
+				if err := ir.Check(s.Prog); err != nil {
+					t.Fatal(err)
+				}
+			}
+			out, err := Optimize(f, Options{Check: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			outsideEqual(t, f, out)
+			if ccErr != nil {
+				t.Skip("no C compiler")
+			}
+			path := filepath.Join(t.TempDir(), filepath.Base(k))
+			if err := os.WriteFile(path, out, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command(cc, "-std=c99", "-Wall", "-Wextra", "-Werror", "-fsyntax-only",
+				"-I", filepath.Dir(k), "-D", "SMALL_DATASET", path)
+			if msg, err := cmd.CombinedOutput(); err != nil {
+				t.Errorf("generated code does not compile cleanly: %v\n%s", err, msg)
+			}
+		})
+	}
+}
+
+// outsideEqual checks that out equals f.Src outside the regions.
+func outsideEqual(t *testing.T, f *frontend.File, out []byte) {
+	t.Helper()
+	rest := out
+	last := 0
+	for _, s := range f.Scops {
+		keep := f.Src[last:s.Start]
+		if !bytes.HasPrefix(rest, keep) {
+			t.Fatalf("output differs from the input before the region at %s", s.Pos)
+		}
+		rest = rest[len(keep):]
+		// The region's text ends where the next kept text starts: at the
+		// "#pragma endscop" line, which generated code never contains.
+		end := bytes.Index(rest, []byte(strings.TrimSpace(lineAt(f.Src, s.End))))
+		if end < 0 {
+			t.Fatalf("region at %s: the endscop line is gone", s.Pos)
+		}
+		rest = rest[end-len(indentOf(f.Src, s.End)):]
+		last = s.End
+	}
+	if !bytes.Equal(rest, f.Src[last:]) {
+		t.Fatal("output differs from the input after the last region")
+	}
+}
+
+func lineAt(src []byte, off int) string {
+	line, _, _ := bytes.Cut(src[off:], []byte("\n"))
+	return string(line)
+}
+
+func indentOf(src []byte, off int) string {
+	l := lineAt(src, off)
+	return l[:len(l)-len(strings.TrimLeft(l, " \t"))]
+}
+
+func cmp(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
