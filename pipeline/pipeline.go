@@ -46,7 +46,7 @@ func Optimize(f *frontend.File, opt Options) ([]byte, error) {
 				}
 			}
 		}
-		code, err := Generate(s)
+		code, err := Generate(s, f.Src)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", s.Pos, err)
 		}
@@ -59,15 +59,27 @@ func Optimize(f *frontend.File, opt Options) ([]byte, error) {
 }
 
 // Generate returns the C text that replaces region s: whole lines, each
-// indented like the region's "#pragma scop" line.
-func Generate(s *frontend.Scop) ([]byte, error) {
+// indented like the first line of the region's body.
+func Generate(s *frontend.Scop, src []byte) ([]byte, error) {
 	tree, err := codegen.Build(s.Prog)
 	if err != nil {
 		return nil, err
 	}
 	var b bytes.Buffer
-	if err := codegen.PrintC(&b, s.Prog, tree, s.Indent); err != nil {
+	if err := codegen.PrintC(&b, s.Prog, tree, bodyIndent(s, src)); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil
+}
+
+// bodyIndent returns the leading white space of the first non-blank line
+// of region s in src (PolyBench writes "#pragma scop" in column 1 and
+// indents the loops under it), or the pragma's own indentation.
+func bodyIndent(s *frontend.Scop, src []byte) string {
+	for _, line := range bytes.Split(src[s.Start:s.End], []byte("\n")) {
+		if t := bytes.TrimLeft(line, " \t"); len(bytes.TrimSpace(t)) > 0 {
+			return string(line[:len(line)-len(t)])
+		}
+	}
+	return s.Indent
 }
