@@ -37,7 +37,7 @@ the macro X (PolyBench's convention: the kernel is called with n = N).`,
 		seed := fs.Uint64("seed", 1, "seed of the input generator")
 		rtol := fs.Float64("rtol", 0, "relative tolerance for floating point (default 1e-9 for double, 1e-4 for float)")
 		keep := fs.String("keep", "", "keep the harness sources and binaries in `dir`")
-		cflags := fs.String("cflags", "-O3 -march=native", "compiler flags for both versions")
+		cflags := fs.String("cflags", "", "extra compiler `flags` for both versions, after "+strings.Join(check.DefaultCFlags, " "))
 		return func(out io.Writer, args []string) error {
 			f, err := src.parse(args)
 			if err != nil {

@@ -1,0 +1,451 @@
+package frontend
+
+import (
+	"slices"
+
+	"modernc.org/cc/v4"
+
+	"nestor/ir"
+)
+
+// item translates one block item of the region.
+func (b *builder) item(it *cc.BlockItem) {
+	if it == nil {
+		return
+	}
+	switch it.Case {
+	case cc.BlockItemDecl:
+		b.decl(it.Declaration)
+	case cc.BlockItemStmt:
+		b.stmt(it.Statement)
+	case cc.BlockItemLabel:
+		b.unsupported(it, "label declaration")
+	default:
+		b.unsupported(it, "nested function definition")
+	}
+}
+
+func (b *builder) block(l *cc.BlockItemList) {
+	for ; l != nil; l = l.BlockItemList {
+		b.item(l.BlockItem)
+	}
+}
+
+// jumpNames names the jump statements, all outside the subset.
+var jumpNames = map[cc.JumpStatementCase]string{
+	cc.JumpStatementGoto:     "goto",
+	cc.JumpStatementGotoExpr: "computed goto",
+	cc.JumpStatementContinue: "continue",
+	cc.JumpStatementBreak:    "break",
+	cc.JumpStatementReturn:   "return",
+}
+
+func (b *builder) stmt(s *cc.Statement) {
+	if s == nil {
+		return
+	}
+	switch s.Case {
+	case cc.StatementCompound:
+		if s.CompoundStatement != nil {
+			b.block(s.CompoundStatement.BlockItemList)
+		}
+	case cc.StatementExpr:
+		b.exprStmt(s.ExpressionStatement)
+	case cc.StatementSelection:
+		b.selection(s.SelectionStatement)
+	case cc.StatementIteration:
+		b.iteration(s.IterationStatement)
+	case cc.StatementJump:
+		b.unsupported(s, "%s", jumpNames[s.JumpStatement.Case])
+	case cc.StatementLabeled:
+		b.unsupported(s, "labeled statement")
+	case cc.StatementAsm:
+		b.unsupported(s, "asm statement")
+	}
+}
+
+// selection translates an if statement with an affine condition: the
+// condition's constraints join the domains of the then branch; an else
+// branch is supported when the condition is one inequality, whose negation
+// is one inequality too.
+func (b *builder) selection(s *cc.SelectionStatement) {
+	if s.Case == cc.SelectionStatementSwitch {
+		b.unsupported(s, "switch")
+		return
+	}
+	nc, nd := len(b.cons), len(b.divs)
+	cons, ok := b.condition(s.ExpressionList, "condition")
+	if !ok {
+		// Translate the branches anyway, to report their errors too.
+		cons = nil
+	}
+	b.cons = append(b.cons, cons...)
+	b.stmt(s.Statement)
+	b.cons = b.cons[:nc]
+	if s.Case == cc.SelectionStatementIfElse {
+		if ok && (len(cons) != 1 || cons[0].Eq) {
+			b.unsupported(s.Token4, "else branch of condition %s, whose negation is not one inequality", source(s.ExpressionList))
+		} else if ok {
+			neg, _, ok2 := scaleAff(cons[0].Aff, -1)
+			if ok2 {
+				neg.Const, ok2 = add64(neg.Const, -1)
+			}
+			if ok2 {
+				b.cons = append(b.cons, ir.Constraint{Aff: neg})
+			}
+		}
+		b.stmt(s.Statement2)
+		b.cons = b.cons[:nc]
+	}
+	b.divs = b.divs[:nd]
+}
+
+// iteration translates a for loop with affine bounds and a constant step;
+// other loops are errors.
+func (b *builder) iteration(n *cc.IterationStatement) {
+	switch n.Case {
+	case cc.IterationStatementWhile:
+		b.unsupported(n, "while loop")
+		return
+	case cc.IterationStatementDo:
+		b.unsupported(n, "do-while loop")
+		return
+	}
+	// The counter and its first value.
+	var counter *cc.Declarator
+	var init cc.ExpressionNode
+	var at cc.Node = n
+	switch n.Case {
+	case cc.IterationStatementFor:
+		if n.ExpressionList == nil {
+			b.unsupported(n, "for loop without initialization")
+			return
+		}
+		ae, ok := n.ExpressionList.(*cc.AssignmentExpression)
+		if !ok || ae.Case != cc.AssignmentExpressionAssign {
+			b.unsupported(n.ExpressionList, "loop initialization %s is not \"counter = expression\"", source(n.ExpressionList))
+			return
+		}
+		_, counter = ident(ae.UnaryExpression)
+		init, at = ae.AssignmentExpression, ae
+	case cc.IterationStatementForDecl:
+		dl := n.Declaration
+		if dl == nil || dl.InitDeclaratorList == nil || dl.InitDeclaratorList.InitDeclaratorList != nil ||
+			dl.InitDeclaratorList.InitDeclarator == nil || dl.InitDeclaratorList.InitDeclarator.Initializer == nil ||
+			dl.InitDeclaratorList.InitDeclarator.Initializer.Case != cc.InitializerExpr {
+			b.unsupported(n, "loop declaration must declare one initialized counter")
+			return
+		}
+		id := dl.InitDeclaratorList.InitDeclarator
+		counter, init, at = id.Declarator, id.Initializer.AssignmentExpression, id
+	}
+	if counter == nil || !isIntScalar(counter) {
+		b.unsupported(at, "loop counter is not an integer variable")
+		return
+	}
+	for _, l := range b.loops {
+		if l.decl == counter {
+			b.unsupported(at, "assignment to loop counter %s", counter.Name())
+			return
+		}
+	}
+	name := counter.Name()
+	typ, _ := scalarType(counter.Type())
+	// "for (decl cond; inc)" has one expression list fewer.
+	condExpr, incExpr := n.ExpressionList2, n.ExpressionList3
+	if n.Case == cc.IterationStatementForDecl {
+		condExpr, incExpr = n.ExpressionList, n.ExpressionList2
+	}
+	step, ok := b.step(n, incExpr, counter)
+	if !ok {
+		return
+	}
+	if condExpr == nil {
+		b.unsupported(n, "for loop without condition")
+		return
+	}
+	dir := 1
+	if step < 0 {
+		dir = -1
+	}
+
+	nc, nd := len(b.cons), len(b.divs)
+	defer func() { b.cons, b.divs = b.cons[:nc], b.divs[:nd] }()
+	lb, okLB := b.boundTree(init, "bound")
+	depth := len(b.loops)
+	b.loops = append(b.loops, &loop{decl: counter, name: name, typ: typ, dir: dir, index: b.next[depth]})
+	b.next = append(b.next, 0)
+	defer func() {
+		b.loops = b.loops[:depth]
+		b.next = b.next[:depth+1]
+		b.next[depth]++
+	}()
+	iv := ir.NewAff(depth+1, b.np, 0)
+	iv.Iter[depth] = 1
+	it := &bound{aff: iv, den: 1}
+	if okLB {
+		// The first value: i ≥ lb going up, i ≤ lb going down.
+		var cons []ir.Constraint
+		var why string
+		if dir > 0 {
+			cons, why = b.le(lb, it)
+		} else {
+			cons, why = b.le(it, lb)
+		}
+		if why != "" {
+			b.unsupported(init, "lower bound %s of %s is %s", source(init), name, why)
+		}
+		b.cons = append(b.cons, cons...)
+		if s := abs64(step); s > 1 && why == "" {
+			b.stride(init, lb, depth, dir, s)
+		}
+	}
+	cond, okCond := b.condition(condExpr, "loop condition")
+	if okCond {
+		bounded := false
+		for _, c := range cond {
+			if v := c.Iter; len(v) > depth && (c.Eq || v[depth]*int64(dir) < 0) {
+				bounded = true
+			}
+		}
+		if !bounded {
+			b.unsupported(condExpr, "loop condition %s does not bound %s in the direction it moves", source(condExpr), name)
+		}
+		b.cons = append(b.cons, cond...)
+	}
+	if !declaredIn(counter, n) && !b.declared[counter] && !slices.Contains(b.prog.Vars, name) {
+		b.prog.Vars = append(b.prog.Vars, name)
+	}
+	b.stmt(n.Statement)
+}
+
+func abs64(x int64) int64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// declaredIn reports whether the counter is declared by the loop itself.
+func declaredIn(d *cc.Declarator, n *cc.IterationStatement) bool {
+	return n.Case == cc.IterationStatementForDecl
+}
+
+// stride adds the local q = ⌊(i − lb)/s⌋ (⌊(lb − i)/s⌋ going down) and the
+// equality i − lb − s·q = 0 for a loop with step ±s, s > 1.
+func (b *builder) stride(init cc.ExpressionNode, lb *bound, depth, dir int, s int64) {
+	if len(lb.kids) > 0 || lb.den != 1 {
+		b.unsupported(init, "loop with step %d needs an affine first value, not %s", s, source(init))
+		return
+	}
+	iv := ir.NewAff(depth+1, b.np, 0)
+	iv.Iter[depth] = 1
+	diff, _, ok := addAff(iv, -1, lb.aff)
+	if ok && dir < 0 {
+		diff, _, ok = scaleAff(diff, -1)
+	}
+	if !ok {
+		b.unsupported(init, "coefficient overflow")
+		return
+	}
+	q := b.floorDiv(diff, s)
+	eq, _, ok := addAff(diff, -s, q)
+	if !ok {
+		b.unsupported(init, "coefficient overflow")
+		return
+	}
+	b.cons = append(b.cons, ir.Constraint{Aff: eq, Eq: true})
+}
+
+// step returns the constant step of a for loop's increment.
+func (b *builder) step(n *cc.IterationStatement, e cc.ExpressionNode, counter *cc.Declarator) (int64, bool) {
+	if e == nil {
+		b.unsupported(n, "for loop without increment")
+		return 0, false
+	}
+	bad := func(why string) (int64, bool) {
+		b.unsupported(e, "loop increment %s %s", source(e), why)
+		return 0, false
+	}
+	constStep := func(x cc.ExpressionNode) (int64, bool) {
+		v, ok := intValue(x)
+		if !ok {
+			b.unsupported(x, "non-constant stride %s", source(x))
+			return 0, false
+		}
+		if v == 0 {
+			b.unsupported(x, "loop step is zero")
+			return 0, false
+		}
+		return v, true
+	}
+	is := func(x cc.ExpressionNode) bool { _, d := ident(x); return d == counter }
+	switch x := unparen(e).(type) {
+	case *cc.PostfixExpression:
+		if is(x.PostfixExpression) {
+			switch x.Case {
+			case cc.PostfixExpressionInc:
+				return 1, true
+			case cc.PostfixExpressionDec:
+				return -1, true
+			}
+		}
+	case *cc.UnaryExpression:
+		if is(x.UnaryExpression) {
+			switch x.Case {
+			case cc.UnaryExpressionInc:
+				return 1, true
+			case cc.UnaryExpressionDec:
+				return -1, true
+			}
+		}
+	case *cc.AssignmentExpression:
+		if !is(x.UnaryExpression) {
+			return bad("does not step the counter " + counter.Name())
+		}
+		switch x.Case {
+		case cc.AssignmentExpressionAdd:
+			return constStep(x.AssignmentExpression)
+		case cc.AssignmentExpressionSub:
+			v, ok := constStep(x.AssignmentExpression)
+			if !ok || v == -1<<63 {
+				return 0, false
+			}
+			return -v, true
+		case cc.AssignmentExpressionAssign:
+			ae, ok := unparen(x.AssignmentExpression).(*cc.AdditiveExpression)
+			if !ok || ae.Case == cc.AdditiveExpressionMul {
+				break
+			}
+			switch {
+			case is(ae.AdditiveExpression):
+				v, ok := constStep(ae.MultiplicativeExpression)
+				if !ok || v == -1<<63 {
+					return 0, false
+				}
+				if ae.Case == cc.AdditiveExpressionSub {
+					v = -v
+				}
+				return v, true
+			case is(ae.MultiplicativeExpression) && ae.Case == cc.AdditiveExpressionAdd:
+				return constStep(ae.AdditiveExpression)
+			}
+		}
+	}
+	return bad("is not a constant step of " + counter.Name())
+}
+
+// exprStmt translates "lhs = rhs;" and "lhs op= rhs;".
+func (b *builder) exprStmt(es *cc.ExpressionStatement) {
+	if es == nil || es.ExpressionList == nil {
+		return // the empty statement
+	}
+	e := es.ExpressionList
+	ae, ok := e.(*cc.AssignmentExpression)
+	if !ok || ae.Case == cc.AssignmentExpressionCond {
+		b.unsupported(e, "%s", describeExprStmt(e))
+		return
+	}
+	if r, ok := unparen(ae.AssignmentExpression).(*cc.AssignmentExpression); ok && r.Case != cc.AssignmentExpressionCond {
+		b.unsupported(e, "chained assignment %s", source(e))
+		return
+	}
+	op := assignOps[ae.Case]
+	first, _, _ := b.extent(es)
+	end := goPos(es.Token.Position()).Offset + 1
+	b.assign(es, ae.UnaryExpression, op, ae.AssignmentExpression, b.text(first, end))
+}
+
+// assignOps maps cc's assignment cases to nestor's operators.
+var assignOps = map[cc.AssignmentExpressionCase]ir.AssignOp{
+	cc.AssignmentExpressionAssign: ir.Assign,
+	cc.AssignmentExpressionMul:    ir.MulAssign,
+	cc.AssignmentExpressionDiv:    ir.QuoAssign,
+	cc.AssignmentExpressionMod:    ir.RemAssign,
+	cc.AssignmentExpressionAdd:    ir.AddAssign,
+	cc.AssignmentExpressionSub:    ir.SubAssign,
+	cc.AssignmentExpressionLsh:    ir.ShlAssign,
+	cc.AssignmentExpressionRsh:    ir.ShrAssign,
+	cc.AssignmentExpressionAnd:    ir.AndAssign,
+	cc.AssignmentExpressionXor:    ir.XorAssign,
+	cc.AssignmentExpressionOr:     ir.OrAssign,
+}
+
+// describeExprStmt says why an expression statement is not an assignment.
+func describeExprStmt(e cc.ExpressionNode) string {
+	switch x := unparen(e).(type) {
+	case *cc.ExpressionList:
+		return "comma expression " + source(e)
+	case *cc.PostfixExpression:
+		switch x.Case {
+		case cc.PostfixExpressionInc, cc.PostfixExpressionDec:
+			return "increment statement " + source(e) + " (write it as an assignment)"
+		case cc.PostfixExpressionCall:
+			return "call to " + calleeName(x) + " with side effects"
+		}
+	case *cc.UnaryExpression:
+		switch x.Case {
+		case cc.UnaryExpressionInc, cc.UnaryExpressionDec:
+			return "increment statement " + source(e) + " (write it as an assignment)"
+		}
+	}
+	return "expression statement " + source(e) + " is not an assignment"
+}
+
+func calleeName(x *cc.PostfixExpression) string {
+	if pe, ok := unparen(x.PostfixExpression).(*cc.PrimaryExpression); ok && pe.Case == cc.PrimaryExpressionIdent {
+		return pe.Token.SrcStr()
+	}
+	return source(x.PostfixExpression)
+}
+
+// decl translates a declaration inside the region: an initialized scalar
+// becomes an assignment to a region-local variable; arrays and scalars
+// without initializer only declare.
+func (b *builder) decl(d *cc.Declaration) {
+	if d == nil || d.Case != cc.DeclarationDecl {
+		if d != nil && d.Case == cc.DeclarationAssert {
+			return
+		}
+		b.unsupported(d, "declaration")
+		return
+	}
+	if ds := d.DeclarationSpecifiers; ds != nil {
+		for s := ds; s != nil; s = s.DeclarationSpecifiers {
+			if s.Case == cc.DeclarationSpecifiersStorage && s.StorageClassSpecifier != nil {
+				switch s.StorageClassSpecifier.Case {
+				case cc.StorageClassSpecifierTypedef:
+					return
+				case cc.StorageClassSpecifierAuto, cc.StorageClassSpecifierRegister:
+				default:
+					b.unsupported(d, "%s declaration inside the region", s.StorageClassSpecifier.Token.SrcStr())
+					return
+				}
+			}
+		}
+	}
+	single := d.InitDeclaratorList != nil && d.InitDeclaratorList.InitDeclaratorList == nil
+	for l := d.InitDeclaratorList; l != nil; l = l.InitDeclaratorList {
+		id := l.InitDeclarator
+		if id == nil || id.Declarator == nil {
+			continue
+		}
+		dd := id.Declarator
+		if id.Case != cc.InitDeclaratorInit || id.Initializer == nil {
+			continue // declared on first use
+		}
+		if id.Initializer.Case != cc.InitializerExpr {
+			b.unsupported(id, "initializer list for %s", dd.Name())
+			continue
+		}
+		var text string
+		if single {
+			first, _, _ := b.extent(d)
+			text = b.text(first, goPos(d.Token.Position()).Offset+1)
+		} else {
+			first, end, _ := b.extent(id)
+			text = b.text(first, end) + ";"
+		}
+		b.assignDecl(id, dd, id.Initializer.AssignmentExpression, text)
+	}
+}

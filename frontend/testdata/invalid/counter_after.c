@@ -1,0 +1,8 @@
+void f(int n, int m, double A[n][n], double x[n], double alpha) {
+  int i, j;
+#pragma scop
+  for (i = 0; i < n; i++)
+    x[i] = 0;
+  x[0] = i; // want "loop counter i used outside its loop"
+#pragma endscop
+}

@@ -1,0 +1,7 @@
+void f(int n, int m, double A[n][n], double x[n], double alpha) {
+  int i, j;
+#pragma scop
+  for (i = 0; i < n; i++)
+    alpha++; // want "increment statement"
+#pragma endscop
+}

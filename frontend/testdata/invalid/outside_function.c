@@ -1,0 +1,4 @@
+#pragma scop // want "outside a function body"
+int g;
+#pragma endscop
+void f(void) {}
