@@ -65,7 +65,7 @@ const (
 	Sub
 	Mul
 	Quo // "/": truncating for integers, as in C
-	Rem  // "%"
+	Rem // "%"
 	Shl
 	Shr
 	And // bitwise &

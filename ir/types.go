@@ -7,18 +7,18 @@ type Type uint8
 
 // The C scalar types. Char is signed, as on x86-64.
 const (
-	Void Type = iota
-	Bool      // _Bool
-	Char      // char, signed char
-	UChar     // unsigned char
-	Short     // short
-	UShort    // unsigned short
-	Int       // int
-	UInt      // unsigned int
-	Long      // long, long long
-	ULong     // unsigned long, unsigned long long
-	Float     // float
-	Double    // double
+	Void   Type = iota
+	Bool        // _Bool
+	Char        // char, signed char
+	UChar       // unsigned char
+	Short       // short
+	UShort      // unsigned short
+	Int         // int
+	UInt        // unsigned int
+	Long        // long, long long
+	ULong       // unsigned long, unsigned long long
+	Float       // float
+	Double      // double
 	LongDouble
 )
 
