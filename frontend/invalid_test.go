@@ -2,11 +2,15 @@ package frontend
 
 import (
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"nestor/codegen"
+	"nestor/ir"
 )
 
 // wantRE finds the expectation comments of testdata/invalid: `// want "re"`.
@@ -90,7 +94,7 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src []byte) {
 		file, err := Parse("fuzz.c", src, Config{})
 		if err != nil {
-			if strings.Contains(err.Error(), "internal error") {
+			if strings.Contains(err.Error(), "frontend: internal error") { // cc's own messages may say "internal error" about bad input
 				t.Fatalf("internal error: %v", err)
 			}
 			return
@@ -98,6 +102,16 @@ func FuzzParse(f *testing.F) {
 		for _, s := range file.Scops {
 			if s.Start < 0 || s.Start > s.End || s.End > len(src) {
 				t.Fatalf("scop range %d:%d of %d bytes", s.Start, s.End, len(src))
+			}
+			// What the front end accepts is a valid program, and code
+			// generation either handles it or says why: never a panic.
+			if err := ir.Check(s.Prog); err != nil {
+				t.Fatalf("accepted region breaks an IR invariant: %v", err)
+			}
+			if tree, err := codegen.Build(s.Prog); err == nil {
+				if err := codegen.PrintC(io.Discard, s.Prog, tree, ""); err != nil {
+					t.Fatalf("printing: %v", err)
+				}
 			}
 		}
 	})

@@ -30,8 +30,9 @@ func ParamNames(p *Program) []string {
 	return ns
 }
 
-// FormatAff prints a in C syntax ("2*i + n - 1"), variables in the order
-// counters, parameters, locals, the constant last.
+// FormatAff prints a in C syntax ("2*i + n - 1", "n - j - 1"): terms with
+// positive coefficients first, each group in the order counters,
+// parameters, locals, and the constant last.
 func FormatAff(a Aff, n Names) string {
 	var b strings.Builder
 	term := func(c int64, name string) {
@@ -64,15 +65,17 @@ func FormatAff(a Aff, n Names) string {
 		}
 		return fmt.Sprintf("?%d", k) // a local printed inside its own definition
 	}
-	for k, c := range a.Iter {
-		term(c, name(n.Iter, k))
-	}
-	for k, c := range a.Param {
-		term(c, name(n.Param, k))
-	}
-	for k, c := range a.Local {
-		if c != 0 {
-			term(c, name(n.Local, k))
+	// Positive terms first, as people write "n - j - 1" rather than "-j + n - 1".
+	for _, positive := range []bool{true, false} {
+		for _, part := range []struct {
+			cs    []int64
+			names []string
+		}{{a.Iter, n.Iter}, {a.Param, n.Param}, {a.Local, n.Local}} {
+			for k, c := range part.cs {
+				if c != 0 && (c > 0) == positive {
+					term(c, name(part.names, k))
+				}
+			}
 		}
 	}
 	term(a.Const, "")
