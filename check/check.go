@@ -234,7 +234,10 @@ func Compare(ctx context.Context, f *frontend.File, scop *frontend.Scop, optSrc 
 // Execute builds the original file's harness and runs it twice: once
 // writing the inputs (after fill and init_array), once writing the arrays
 // after the kernel ran. A test can feed in to the reference interpreter
-// and compare its result with out.
+// and compare its result with out. In also holds the function locals of
+// the region's program (Storage ir.FuncLocal) as they are when the region
+// starts: the harness is built from a copy of the file instrumented to
+// write them (see capture.go); Compare never instruments.
 func Execute(ctx context.Context, f *frontend.File, scop *frontend.Scop, opt Options) (in, out *Data, err error) {
 	opt = opt.withDefaults()
 	h, err := newHarness(f, scop, opt)
@@ -254,9 +257,16 @@ func Execute(ctx context.Context, f *frontend.File, scop *frontend.Scop, opt Opt
 			os.RemoveAll(dir)
 		}
 	}()
-	src, err := filepath.Abs(f.Path)
+	scops, err := kernelScops(f, scop, opt.Kernel)
 	if err != nil {
-		return nil, nil, fmt.Errorf("check: %v", err)
+		return nil, nil, err
+	}
+	h.planCapture(scops[0])
+	src := h.origPath
+	if len(h.locals) > 0 {
+		if src, err = h.instrument(dir, f, scops[0]); err != nil {
+			return nil, nil, err
+		}
 	}
 	exe, err := h.build(ctx, dir, "orig", src, opt)
 	if err != nil {

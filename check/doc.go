@@ -35,9 +35,13 @@
 // runs the kernel once and writes every compared array; "time" only runs.
 // Every mode prints a manifest on standard output, one line per value,
 // "nestor-param NAME VALUE" and "nestor-array NAME RANK DIMS...", and the
-// kernel modes "nestor-time NANOSECONDS". Data files are the values in
-// manifest order, raw bytes in the machine's layout (long double is written
-// as double).
+// kernel modes "nestor-time NANOSECONDS". [Execute]'s harness includes a
+// copy of the file whose region starts with a line that, in mode "in" only,
+// appends every function local of the scop to the file as the region
+// starts (the kernel runs once for that, after the inputs were written),
+// then a #line directive, so messages still name the user's file and line.
+// Data files are the values in manifest order, raw bytes in the machine's
+// layout (long double is written as double).
 //
 // # Limits
 //

@@ -94,6 +94,9 @@ func (h *harness) run(ctx context.Context, exe, mode, file string) (*Data, time.
 func (h *harness) bindTypes(d *Data) error {
 	for _, a := range d.Arrays {
 		v := h.value(a.Name)
+		if v == nil {
+			v = h.local(a.Name)
+		}
 		if v == nil || v.role == roleSize {
 			return fmt.Errorf("check: harness wrote an unknown array %s", a.Name)
 		}
