@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -106,5 +107,26 @@ func TestCheckCorpus(t *testing.T) {
 				t.Errorf("no timing in the report:\n%s", out)
 			}
 		})
+	}
+}
+
+// TestInvalidCorpus runs "nestor opt" on every rejected input of the front
+// end's corpus: each must fail with exit status 1 and a positioned error,
+// and write no output.
+func TestInvalidCorpus(t *testing.T) {
+	files, _ := filepath.Glob("../../frontend/testdata/invalid/*.c")
+	if len(files) < 30 {
+		t.Fatalf("want at least 30 invalid inputs, found %d", len(files))
+	}
+	for _, f := range files {
+		out := filepath.Join(t.TempDir(), "out.c")
+		code, _, errw := nestor(t, "opt", f, "-o", out)
+		pos := regexp.MustCompile(regexp.QuoteMeta(filepath.Base(f)) + `:\d+:\d+: `)
+		if code != 1 || !pos.MatchString(errw) {
+			t.Errorf("%s: exit %d, stderr %q", filepath.Base(f), code, errw)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%s: output written for rejected input", filepath.Base(f))
+		}
 	}
 }
