@@ -26,6 +26,15 @@ const (
 	DefaultBudget = 2 * time.Second
 )
 
+// Repetition within one timed run, so that short kernels are measured above
+// the clock's noise: a run calls the kernel again on refilled inputs until
+// the calls add up to minTimed or maxCalls calls were made, and reports the
+// mean time per call.
+const (
+	minTimed = 20 * time.Millisecond
+	maxCalls = 10000
+)
+
 // DefaultCFlags are the optimization flags both variants are built with,
 // before Options.CFlags. -fopenmp is harmless for sequential code and needed
 // for parallel code.

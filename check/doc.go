@@ -49,7 +49,8 @@
 // needs the size from the scop's array; without one Compare fails. Symbolic
 // sizes that are not parameters of the kernel function (globals, locals)
 // cannot be set by the harness. Global arrays are sized with sizeof, so a
-// global pointer is not supported. Each timed run is one call of the
-// kernel, so times of kernels much shorter than a millisecond are mostly
-// noise.
+// global pointer is not supported. A timed run repeats a short kernel on
+// refilled inputs until 20 ms of kernel time add up and reports the mean per
+// call, so microsecond kernels time reliably; refilling between calls keeps
+// every call on the same inputs, at the price of a cold cache.
 package check
