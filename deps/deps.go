@@ -1,0 +1,393 @@
+package deps
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"nestor/ir"
+	"nestor/poly"
+)
+
+// Kind is the kind of a dependence.
+type Kind uint8
+
+// The kinds of memory-based dependences.
+const (
+	Flow   Kind = iota // write, then read (RAW)
+	Anti               // read, then write (WAR)
+	Output             // write, then write (WAW)
+)
+
+var kindNames = [...]string{Flow: "flow", Anti: "anti", Output: "output"}
+
+func (k Kind) String() string { return kindNames[k] }
+
+// Kinds lists the kinds in printing order.
+var Kinds = []Kind{Flow, Anti, Output}
+
+// Edge is one dependence polyhedron: from instances of Source (access
+// SourceAccess) to instances of Target (access TargetAccess), carried at
+// Depth.
+type Edge struct {
+	Kind                       Kind
+	Source, Target             int // indices in Program.Stmts
+	SourceAccess, TargetAccess int // indices in the statements' Accesses
+	Array                      int
+	// Depth is the 1-based loop that carries the dependence, or
+	// Common+1 for a loop-independent one.
+	Depth  int
+	Common int // loops shared by Source and Target
+	// Set is the polyhedron over (source counters, target counters,
+	// source locals, target locals) and the program parameters.
+	Set *poly.Set
+	// Distance holds, per common loop, the range of Dir·(t − s).
+	Distance  []Interval
+	Reduction bool
+	// Unsure is set when poly could not decide that the polyhedron has an
+	// integer point (a search limit): the edge is kept to stay safe.
+	Unsure bool
+}
+
+// LoopIndependent reports whether e is not carried by any loop.
+func (e *Edge) LoopIndependent() bool { return e.Depth > e.Common }
+
+// Interval is an integer range; an infinite end is unbounded.
+type Interval struct {
+	Min, Max       int64
+	MinInf, MaxInf bool
+}
+
+func (iv Interval) String() string {
+	lo, hi := fmt.Sprint(iv.Min), fmt.Sprint(iv.Max)
+	if iv.MinInf {
+		lo = "-inf"
+	}
+	if iv.MaxInf {
+		hi = "+inf"
+	}
+	if lo == hi {
+		return lo
+	}
+	return lo + ".." + hi
+}
+
+// Direction is the sign pattern of an interval: "<" (always positive), "="
+// (always zero), ">" (always negative), "<=", ">=", or "*".
+func (iv Interval) Direction() string {
+	pos := !iv.MinInf && iv.Min > 0
+	neg := !iv.MaxInf && iv.Max < 0
+	zero := !iv.MinInf && !iv.MaxInf && iv.Min == 0 && iv.Max == 0
+	switch {
+	case pos:
+		return "<"
+	case neg:
+		return ">"
+	case zero:
+		return "="
+	case !iv.MinInf && iv.Min == 0:
+		return "<="
+	case !iv.MaxInf && iv.Max == 0:
+		return ">="
+	}
+	return "*"
+}
+
+// Graph is the dependence graph of a program.
+type Graph struct {
+	Prog  *ir.Program
+	Edges []*Edge
+}
+
+// Analyze computes every memory-based dependence of p.
+func Analyze(p *ir.Program) (*Graph, error) {
+	g := &Graph{Prog: p}
+	red := make([]int, len(p.Stmts)) // the reduction read of each statement, or -1
+	for k, s := range p.Stmts {
+		red[k] = reductionRead(p, s)
+	}
+	for si, s := range p.Stmts {
+		for ti, t := range p.Stmts {
+			b := newBuilder(p, s, t)
+			for ai, a := range s.Accesses {
+				for bi, acc := range t.Accesses {
+					if a.Array != acc.Array || !a.Write && !acc.Write {
+						continue
+					}
+					kind := Output
+					switch {
+					case a.Write && !acc.Write:
+						kind = Flow
+					case !a.Write && acc.Write:
+						kind = Anti
+					}
+					for depth := 1; depth <= b.common+1; depth++ {
+						if depth == b.common+1 && !(s.Beta[b.common] < t.Beta[b.common]) {
+							continue // same statement, or T runs first in the common body
+						}
+						e, err := b.edge(a, acc, depth)
+						if err != nil {
+							return nil, fmt.Errorf("deps: %s -> %s on %s: %w", s.Name, t.Name, p.Arrays[a.Array].Name, err)
+						}
+						if e == nil {
+							continue
+						}
+						e.Kind, e.Source, e.Target, e.SourceAccess, e.TargetAccess = kind, si, ti, ai, bi
+						e.Array = a.Array
+						e.Reduction = si == ti && red[si] >= 0 && isReductionPair(ai, bi, red[si])
+						g.Edges = append(g.Edges, e)
+					}
+				}
+			}
+		}
+	}
+	return g, nil
+}
+
+// isReductionPair reports whether accesses a and b of one statement are its
+// write (0) and its reduction read r, in either role.
+func isReductionPair(a, b, r int) bool {
+	in := func(x int) bool { return x == 0 || x == r }
+	return in(a) && in(b)
+}
+
+// reductionRead returns the index of the read of the written element in an
+// update x = x op y (or x op= y), or -1 when s is not such an update. The
+// other operand may not read x again.
+func reductionRead(p *ir.Program, s *ir.Stmt) int {
+	if s.Op != ir.Assign {
+		switch s.Op {
+		case ir.AddAssign, ir.SubAssign, ir.MulAssign, ir.AndAssign, ir.OrAssign, ir.XorAssign:
+			if !readsWritten(s, s.RHS) {
+				return 1
+			}
+		}
+		return -1
+	}
+	e := s.RHS
+	for {
+		c, ok := e.(*ir.Cast)
+		if !ok {
+			break
+		}
+		e = c.X
+	}
+	var x, y ir.Expr
+	switch e := e.(type) {
+	case *ir.Binary:
+		switch e.Op {
+		case ir.Add, ir.Mul, ir.And, ir.Or, ir.Xor, ir.Sub:
+			x, y = e.X, e.Y
+		}
+	case *ir.Call:
+		if len(e.Args) == 2 && (strings.HasPrefix(e.Fn, "fmax") || strings.HasPrefix(e.Fn, "fmin")) {
+			x, y = e.Args[0], e.Args[1]
+		}
+	}
+	if x == nil {
+		return -1
+	}
+	for _, pair := range [][2]ir.Expr{{x, y}, {y, x}} {
+		if r := sameElementRead(s, pair[0]); r > 0 && !readsWritten(s, pair[1]) {
+			return r
+		}
+	}
+	return -1
+}
+
+// sameElementRead returns the access read by e (through casts) when it is
+// the element s writes, else -1.
+func sameElementRead(s *ir.Stmt, e ir.Expr) int {
+	for {
+		c, ok := e.(*ir.Cast)
+		if !ok {
+			break
+		}
+		e = c.X
+	}
+	l, ok := e.(*ir.Load)
+	if !ok || !sameElement(s.Accesses[0], s.Accesses[l.Access]) {
+		return -1
+	}
+	return l.Access
+}
+
+func sameElement(a, b *ir.Access) bool {
+	if a.Array != b.Array || len(a.Index) != len(b.Index) {
+		return false
+	}
+	for k := range a.Index {
+		if !a.Index[k].Equal(b.Index[k]) {
+			return false
+		}
+	}
+	return true
+}
+
+// readsWritten reports whether e reads the array s writes.
+func readsWritten(s *ir.Stmt, e ir.Expr) bool {
+	found := false
+	ir.Walk(e, func(x ir.Expr) bool {
+		if l, ok := x.(*ir.Load); ok && s.Accesses[l.Access].Array == s.Accesses[0].Array {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// builder lays out the variables of the dependence polyhedra between two
+// statements: dims (s counters, t counters, s locals, t locals), then the
+// parameters, then the constant.
+type builder struct {
+	p            *ir.Program
+	s, t         *ir.Stmt
+	space        poly.Space
+	offT, offLS  int // first t counter, first s local
+	offLT, nd    int // first t local, number of dims
+	common       int
+	base         []poly.Constraint // domains, local definitions, context
+}
+
+func newBuilder(p *ir.Program, s, t *ir.Stmt) *builder {
+	b := &builder{p: p, s: s, t: t}
+	ds, dt := s.Depth(), t.Depth()
+	ls, lt := len(s.Domain.Divs), len(t.Domain.Divs)
+	b.offT, b.offLS = ds, ds+dt
+	b.offLT, b.nd = ds+dt+ls, ds+dt+ls+lt
+	for b.common < ds && b.common < dt && s.Beta[b.common] == t.Beta[b.common] {
+		b.common++
+	}
+	b.space = poly.Space{Params: ir.ParamNames(p), Dims: dimNames(s, t)}
+	b.base = append(b.base, b.domain(s, 0, b.offLS)...)
+	b.base = append(b.base, b.domain(t, b.offT, b.offLT)...)
+	for _, c := range p.Context {
+		b.base = append(b.base, poly.Constraint{Eq: c.Eq, Coef: b.row(c.Aff, 0, 0)})
+	}
+	return b
+}
+
+// dimNames names the dims: s's counters, t's counters primed, then the
+// locals of each.
+func dimNames(s, t *ir.Stmt) []string {
+	var names []string
+	names = append(names, s.Iters...)
+	for _, i := range t.Iters {
+		names = append(names, i+"'")
+	}
+	for k := range s.Domain.Divs {
+		names = append(names, fmt.Sprintf("q%d", k))
+	}
+	for k := range t.Domain.Divs {
+		names = append(names, fmt.Sprintf("q%d'", k))
+	}
+	return names
+}
+
+// row returns the coefficients of a, an affine form of a statement whose
+// counters start at dim offIter and locals at dim offLocal.
+func (b *builder) row(a ir.Aff, offIter, offLocal int) []int64 {
+	np := len(b.p.Params)
+	r := make([]int64, b.nd+np+1)
+	copy(r[offIter:], a.Iter)
+	copy(r[offLocal:], a.Local)
+	copy(r[b.nd:], a.Param)
+	r[b.nd+np] = a.Const
+	return r
+}
+
+// domain returns the constraints of st's domain, its locals q defined by
+// den·q ≤ num ≤ den·q + den − 1.
+func (b *builder) domain(st *ir.Stmt, offIter, offLocal int) []poly.Constraint {
+	var cs []poly.Constraint
+	for _, c := range st.Domain.Cons {
+		cs = append(cs, poly.Constraint{Eq: c.Eq, Coef: b.row(c.Aff, offIter, offLocal)})
+	}
+	for l, d := range st.Domain.Divs {
+		lo := b.row(d.Num, offIter, offLocal) // num − den·q ≥ 0
+		lo[offLocal+l] -= d.Den
+		hi := make([]int64, len(lo)) // den·q + den − 1 − num ≥ 0
+		for k := range lo {
+			hi[k] = -lo[k]
+		}
+		hi[len(hi)-1] += d.Den - 1
+		cs = append(cs, poly.Constraint{Coef: lo}, poly.Constraint{Coef: hi})
+	}
+	return cs
+}
+
+// edge builds the polyhedron of accesses a (of s) and c (of t) at depth,
+// and returns nil when it has no integer point.
+func (b *builder) edge(a, c *ir.Access, depth int) (*Edge, error) {
+	cs := append([]poly.Constraint(nil), b.base...)
+	for k := range a.Index {
+		r := b.row(a.Index[k], 0, b.offLS)
+		rt := b.row(c.Index[k], b.offT, b.offLT)
+		for j := range r {
+			r[j] -= rt[j]
+		}
+		cs = append(cs, poly.Constraint{Eq: true, Coef: r})
+	}
+	for k := 0; k < depth && k < b.common; k++ {
+		r := b.distance(k) // Dir·(t_k − s_k)
+		if k == depth-1 {
+			r[len(r)-1] = -1 // ≥ 1
+			cs = append(cs, poly.Constraint{Coef: r})
+		} else {
+			cs = append(cs, poly.Constraint{Eq: true, Coef: r})
+		}
+	}
+	set, err := poly.NewSet(b.space, cs...)
+	if err != nil {
+		return nil, err
+	}
+	e := &Edge{Depth: depth, Common: b.common, Set: set}
+	empty, err := set.IsEmpty()
+	switch {
+	case errors.Is(err, poly.ErrLimit):
+		e.Unsure = true
+	case err != nil:
+		return nil, err
+	case empty:
+		return nil, nil
+	}
+	if e.Distance, err = b.distances(set); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// distance returns the form Dir_k·(t_k − s_k).
+func (b *builder) distance(k int) []int64 {
+	r := make([]int64, b.nd+len(b.p.Params)+1)
+	d := int64(b.s.Dir[k])
+	r[b.offT+k], r[k] = d, -d
+	return r
+}
+
+// distances bounds Dir_k·(t_k − s_k) over set for every common loop, the
+// parameters being free.
+func (b *builder) distances(set *poly.Set) ([]Interval, error) {
+	// Optimize over (dims, params) with the parameters as variables: a set
+	// in a space whose dims are all of them.
+	sp := poly.Space{Dims: append(append([]string(nil), b.space.Dims...), b.space.Params...)}
+	free, err := poly.NewSet(sp, set.Constraints()...)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Interval, b.common)
+	for k := range out {
+		f := b.distance(k)
+		lo, err := free.Min(f, nil)
+		if err != nil && !errors.Is(err, poly.ErrLimit) {
+			return nil, err
+		}
+		hi, err2 := free.Max(f, nil)
+		if err2 != nil && !errors.Is(err2, poly.ErrLimit) {
+			return nil, err2
+		}
+		out[k] = Interval{Min: lo.Value, Max: hi.Value,
+			MinInf: err != nil || lo.Status != poly.Bounded, MaxInf: err2 != nil || hi.Status != poly.Bounded}
+	}
+	return out, nil
+}
