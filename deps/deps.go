@@ -1,8 +1,10 @@
 package deps
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"nestor/ir"
@@ -99,12 +101,13 @@ type Graph struct {
 	Edges []*Edge
 }
 
-// Analyze computes every memory-based dependence of p.
+// Analyze computes every memory-based dependence of p. Edges are ordered
+// by source, target, kind, array and depth.
 func Analyze(p *ir.Program) (*Graph, error) {
 	g := &Graph{Prog: p}
 	red := make([]int, len(p.Stmts)) // the reduction read of each statement, or -1
 	for k, s := range p.Stmts {
-		red[k] = reductionRead(p, s)
+		red[k] = reductionRead(s)
 	}
 	for si, s := range p.Stmts {
 		for ti, t := range p.Stmts {
@@ -141,6 +144,10 @@ func Analyze(p *ir.Program) (*Graph, error) {
 			}
 		}
 	}
+	slices.SortStableFunc(g.Edges, func(a, b *Edge) int {
+		return cmp.Or(cmp.Compare(a.Source, b.Source), cmp.Compare(a.Target, b.Target),
+			cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Array, b.Array), cmp.Compare(a.Depth, b.Depth))
+	})
 	return g, nil
 }
 
@@ -153,8 +160,8 @@ func isReductionPair(a, b, r int) bool {
 
 // reductionRead returns the index of the read of the written element in an
 // update x = x op y (or x op= y), or -1 when s is not such an update. The
-// other operand may not read x again.
-func reductionRead(p *ir.Program, s *ir.Stmt) int {
+// other operand may not read x again (x = x * x is no reduction).
+func reductionRead(s *ir.Stmt) int {
 	if s.Op != ir.Assign {
 		switch s.Op {
 		case ir.AddAssign, ir.SubAssign, ir.MulAssign, ir.AndAssign, ir.OrAssign, ir.XorAssign:
@@ -224,11 +231,12 @@ func sameElement(a, b *ir.Access) bool {
 	return true
 }
 
-// readsWritten reports whether e reads the array s writes.
+// readsWritten reports whether e reads the element s writes (other
+// elements of the same array have dependences of their own).
 func readsWritten(s *ir.Stmt, e ir.Expr) bool {
 	found := false
 	ir.Walk(e, func(x ir.Expr) bool {
-		if l, ok := x.(*ir.Load); ok && s.Accesses[l.Access].Array == s.Accesses[0].Array {
+		if l, ok := x.(*ir.Load); ok && sameElement(s.Accesses[0], s.Accesses[l.Access]) {
 			found = true
 		}
 		return !found
@@ -240,13 +248,13 @@ func readsWritten(s *ir.Stmt, e ir.Expr) bool {
 // statements: dims (s counters, t counters, s locals, t locals), then the
 // parameters, then the constant.
 type builder struct {
-	p            *ir.Program
-	s, t         *ir.Stmt
-	space        poly.Space
-	offT, offLS  int // first t counter, first s local
-	offLT, nd    int // first t local, number of dims
-	common       int
-	base         []poly.Constraint // domains, local definitions, context
+	p           *ir.Program
+	s, t        *ir.Stmt
+	space       poly.Space
+	offT, offLS int // first t counter, first s local
+	offLT, nd   int // first t local, number of dims
+	common      int
+	base        []poly.Constraint // domains, local definitions, context
 }
 
 func newBuilder(p *ir.Program, s, t *ir.Stmt) *builder {
