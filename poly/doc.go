@@ -1,0 +1,50 @@
+// Package poly implements integer sets defined by affine constraints over
+// named set dimensions and symbolic parameters, with exact arithmetic.
+//
+// A Space names the parameters and one tuple of set dimensions, as in isl's
+// "[n] -> { S[i, j] }". A Set is a conjunction of Constraints, each an affine
+// form over (dims, params, 1) that is either >= 0 or == 0. A Union is a
+// disjunction of Sets in one Space. ParseUnion and ParseSet read isl notation;
+// String prints it back.
+//
+// # Invariants
+//
+// Every coefficient lies in [-MaxInt64, MaxInt64]: math.MinInt64 never
+// occurs, so negation is always safe. Constraint rows of a Set are normalized:
+// the gcd of the variable coefficients of each row is 1 (inequality constants
+// are tightened by floor division, an equality whose constant is not divisible
+// makes the set empty), an equality's first nonzero coefficient is positive,
+// equalities come first, rows are sorted and no row repeats, rows with no
+// variables are dropped (when true) or make the set empty (when false). An
+// empty Set found by normalization has no rows and IsEmptyKnown reports it.
+// Operations never modify their arguments; Sets are immutable values.
+//
+// # Exactness
+//
+// All arithmetic is on int64 with an overflow check on every addition and
+// multiplication (math/bits). The linear programming in the simplex uses
+// exact rationals built on the same checked int64 operations. Nothing is
+// ever silently wrapped or rounded: an overflow aborts the operation, which
+// returns ErrOverflow ("poly: overflow").
+//
+// Integer emptiness, integer minimum and maximum, and lexicographic minimum
+// and maximum are exact. Equalities are first solved over the integers by a
+// Hermite-style unimodular reduction (hermite.go), which decides divisibility
+// obstructions and leaves an equality-free system in lattice coordinates; then
+// a rational simplex (two phases, Bland's rule) decides
+// rational feasibility and branch and bound on fractional values decides
+// integer questions. Branch and bound is cut off after maxBranchNodes nodes or
+// maxBranchDepth levels; it then returns ErrLimit rather than a guess. On a
+// bounded set it always terminates; on an unbounded integer-empty set it may
+// hit the limit.
+//
+// # Limits
+//
+// ProjectOutRational computes the rational shadow by Fourier–Motzkin: it is
+// an over-approximation of the integer projection (it may contain integer
+// points with no integer preimage). It reports exact == true only when it can
+// prove the integer projection equals the shadow (elimination by a unit
+// equality, or all lower or all upper bounds of the eliminated dimension
+// having coefficient 1). There are no existentially quantified dimensions,
+// no floor division, no maps yet.
+package poly

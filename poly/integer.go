@@ -1,0 +1,280 @@
+package poly
+
+import (
+	"errors"
+	"slices"
+)
+
+// Branch-and-bound limits. Exceeding either returns ErrLimit, never a guess.
+const (
+	// maxBranchNodes bounds the number of LPs solved by one integer query.
+	maxBranchNodes = 20000
+	// maxBranchDepth bounds the number of nested branchings on one path.
+	maxBranchDepth = 256
+)
+
+// ErrLimit is returned when branch and bound exceeds its limits.
+var ErrLimit = errors.New("poly: branch and bound limit exceeded")
+
+// ErrUnbounded is returned by LexMin and LexMax when a dimension is unbounded.
+var ErrUnbounded = errors.New("poly: unbounded")
+
+// Status is the outcome of an integer optimization.
+type Status int
+
+const (
+	// Empty: the set has no integer point.
+	Empty Status = iota
+	// Bounded: the optimum is attained; Result.Value and Result.Point hold it.
+	Bounded
+	// Unbounded: the objective has no finite optimum.
+	Unbounded
+)
+
+func (s Status) String() string {
+	return [...]string{"empty", "bounded", "unbounded"}[s]
+}
+
+// Result is the answer to an integer optimization.
+type Result struct {
+	Status Status
+	Value  int64
+	Point  []int64 // an optimal point (dims only when params were fixed)
+}
+
+// bnb is one branch-and-bound search minimizing obj·x over integer x.
+type bnb struct {
+	nv       int
+	obj      []int64
+	feasOnly bool // stop at the first integer point
+	nodes    int
+	found    bool
+	best     int64
+	point    []int64
+}
+
+// search explores the node given by rows. The LP optimum over a node is a
+// lower bound on its integer optimum; since obj is integral at integer points
+// the node is pruned when ceil(LP) >= best. Otherwise, if the LP vertex has a
+// fractional x_j = v, every integer point satisfies x_j <= floor(v) or
+// x_j >= ceil(v), and the two children cover all integer points of the node.
+func (b *bnb) search(rows []Constraint, depth int) (lpStatus, error) {
+	b.nodes++
+	if b.nodes > maxBranchNodes || depth > maxBranchDepth {
+		return 0, ErrLimit
+	}
+	st, x, val := lpMin(rows, b.nv, b.obj)
+	if st != lpOptimal {
+		return st, nil
+	}
+	if b.found && val.ceil() >= b.best {
+		return st, nil
+	}
+	j := slices.IndexFunc(x, func(v rat) bool { return !v.isInt() })
+	if j < 0 {
+		pt := make([]int64, b.nv)
+		for i, v := range x {
+			pt[i] = v.num
+		}
+		v := eval(append(slices.Clone(b.obj), 0), pt)
+		if !b.found || v < b.best {
+			b.found, b.best, b.point = true, v, pt
+		}
+		return st, nil
+	}
+	lo, hi := bound(b.nv, j, -1, x[j].floor()), bound(b.nv, j, 1, x[j].ceil())
+	first, second := lo, hi
+	if x[j].sub(ri(x[j].floor())).cmp(mkrat(1, 2)) > 0 {
+		first, second = hi, lo
+	}
+	for _, c := range []Constraint{first, second} {
+		child := append(slices.Clip(rows), c)
+		if _, err := b.search(child, depth+1); err != nil {
+			return 0, err
+		}
+		if b.feasOnly && b.found {
+			break
+		}
+	}
+	return st, nil
+}
+
+// bound returns the row dir*(x_j - v) >= 0: x_j >= v (dir 1) or x_j <= v (dir -1).
+func bound(nv, j int, dir, v int64) Constraint {
+	c := make([]int64, nv+1)
+	c[j] = dir
+	c[nv] = neg(mul(dir, v))
+	return Constraint{Coef: c}
+}
+
+// intMin minimizes obj·x over integer points of rows. An LP relaxation that
+// is unbounded over a rational polyhedron with an integer point means the
+// integer problem is unbounded too (the integer hull has the same recession
+// cone, Meyer 1974), so feasibility is decided first.
+//
+// Equalities are solved over the integers first (solveEqualities), so that
+// branch and bound runs on an equality-free system in the lattice
+// coordinates z, with x = X0 + M·z and objective (obj·M)·z + obj·X0.
+func intMin(rows []Constraint, nv int, obj []int64) (Result, error) {
+	lat, ineqs, ok := solveEqualities(rows, nv)
+	if !ok {
+		return Result{Status: Empty}, nil
+	}
+	k := lat.k
+	zobj := make([]int64, k)
+	for j := range k {
+		for i := range nv {
+			zobj[j] = add(zobj[j], mul(obj[i], lat.m[i][j]))
+		}
+	}
+	r, err := intMinIneq(ineqs, k, zobj)
+	if err != nil || r.Status != Bounded {
+		return r, err
+	}
+	r.Point = lat.apply(r.Point)
+	r.Value = eval(append(slices.Clone(obj), 0), r.Point)
+	return r, nil
+}
+
+// intMinIneq is intMin for rows without equalities.
+func intMinIneq(rows []Constraint, nv int, obj []int64) (Result, error) {
+	f := &bnb{nv: nv, obj: make([]int64, nv), feasOnly: true}
+	if _, err := f.search(rows, 0); err != nil {
+		return Result{}, err
+	}
+	if !f.found {
+		return Result{Status: Empty}, nil
+	}
+	if st, _, _ := lpMin(rows, nv, obj); st == lpUnbounded {
+		return Result{Status: Unbounded}, nil
+	}
+	b := &bnb{nv: nv, obj: obj, found: true, point: f.point, best: eval(append(slices.Clone(obj), 0), f.point)}
+	if _, err := b.search(rows, 0); err != nil {
+		return Result{}, err
+	}
+	return Result{Status: Bounded, Value: b.best, Point: b.point}, nil
+}
+
+// fixParams substitutes the parameter values into the rows of s, giving rows
+// over the dims only: the constant becomes c + Σ b_k p_k.
+func (s *Set) fixParams(params []int64) []Constraint {
+	nd, np := s.space.NDim(), s.space.NParam()
+	if len(params) != np {
+		panic("poly: wrong number of parameter values")
+	}
+	out := make([]Constraint, len(s.rows))
+	for i, r := range s.rows {
+		c := make([]int64, nd+1)
+		copy(c, r.Coef[:nd])
+		c[nd] = eval(r.Coef[nd:], params)
+		out[i] = Constraint{Eq: r.Eq, Coef: c}
+	}
+	return out
+}
+
+// IsEmpty reports whether s has no integer point (x, p), parameters being
+// treated as variables.
+func (s *Set) IsEmpty() (empty bool, err error) {
+	defer catch(&err)
+	if s.empty {
+		return true, nil
+	}
+	r, err := intMin(s.rows, s.space.NVar(), make([]int64, s.space.NVar()))
+	return r.Status == Empty, err
+}
+
+// IsEmptyAt reports whether s has no integer point x for the given parameter
+// values.
+func (s *Set) IsEmptyAt(params []int64) (empty bool, err error) {
+	defer catch(&err)
+	if s.empty {
+		return true, nil
+	}
+	nd := s.space.NDim()
+	r, err := intMin(s.fixParams(params), nd, make([]int64, nd))
+	return r.Status == Empty, err
+}
+
+// Min returns the minimum over the integer points of s, for the given
+// parameter values, of the affine form f·(x, p, 1) (f has one entry per dim,
+// per param, and the constant). Result.Point holds the dims of a minimizer.
+func (s *Set) Min(f []int64, params []int64) (res Result, err error) {
+	defer catch(&err)
+	return s.opt(f, params, 1)
+}
+
+// Max is Min for the maximum: max f = -min(-f).
+func (s *Set) Max(f []int64, params []int64) (res Result, err error) {
+	defer catch(&err)
+	r, err := s.opt(f, params, -1)
+	r.Value = neg(r.Value)
+	return r, err
+}
+
+func (s *Set) opt(f []int64, params []int64, dir int64) (Result, error) {
+	nd := s.space.NDim()
+	if len(f) != s.space.NVar()+1 {
+		panic("poly: affine form has the wrong length")
+	}
+	if s.empty {
+		return Result{Status: Empty}, nil
+	}
+	obj := make([]int64, nd)
+	for i := range obj {
+		obj[i] = mul(dir, f[i])
+	}
+	r, err := intMin(s.fixParams(params), nd, obj)
+	if err != nil || r.Status != Bounded {
+		return r, err
+	}
+	// The constant part of f, evaluated at params, shifts the value.
+	r.Value = add(r.Value, mul(dir, eval(f[nd:], params)))
+	return r, nil
+}
+
+// LexMin returns the lexicographically smallest integer point of s for the
+// given parameter values, or ok == false if there is none. It minimizes x_0,
+// fixes it with an equality, minimizes x_1, and so on; it returns
+// ErrUnbounded if some dimension has no minimum.
+func (s *Set) LexMin(params []int64) (point []int64, ok bool, err error) {
+	defer catch(&err)
+	return s.lex(params, 1)
+}
+
+// LexMax is LexMin for the lexicographically largest point.
+func (s *Set) LexMax(params []int64) (point []int64, ok bool, err error) {
+	defer catch(&err)
+	return s.lex(params, -1)
+}
+
+func (s *Set) lex(params []int64, dir int64) ([]int64, bool, error) {
+	if s.empty {
+		return nil, false, nil
+	}
+	nd := s.space.NDim()
+	rows := s.fixParams(params)
+	point := make([]int64, nd)
+	if nd == 0 { // no dimension to minimize: only emptiness is left
+		r, err := intMin(rows, 0, nil)
+		return point, err == nil && r.Status != Empty, err
+	}
+	for k := range nd {
+		obj := make([]int64, nd)
+		obj[k] = dir
+		r, err := intMin(rows, nd, obj)
+		if err != nil {
+			return nil, false, err
+		}
+		switch r.Status {
+		case Empty:
+			return nil, false, nil
+		case Unbounded:
+			return nil, false, ErrUnbounded
+		}
+		point[k] = mul(dir, r.Value)
+		fix := make([]int64, nd+1)
+		fix[k], fix[nd] = 1, neg(point[k])
+		rows = append(slices.Clip(rows), Constraint{Eq: true, Coef: fix})
+	}
+	return point, true, nil
+}
