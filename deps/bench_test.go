@@ -17,12 +17,12 @@ var sinkGraph *Graph
 func BenchmarkAnalyze(b *testing.B) {
 	o := oracle(b)
 	for _, k := range corpus(b) {
-		p := parse(b, k)
-		rel, err := o.DepsN(isloracle.Describe(p), 5)
-		if err != nil {
-			b.Fatal(err)
-		}
 		b.Run(strings.TrimSuffix(filepath.Base(k), ".c"), func(b *testing.B) {
+			p := parse(b, k)
+			rel, err := o.DepsN(isloracle.Describe(p), 5)
+			if err != nil {
+				b.Fatal(err)
+			}
 			for b.Loop() {
 				if sinkGraph, err = Analyze(p); err != nil {
 					b.Fatal(err)

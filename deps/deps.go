@@ -124,11 +124,18 @@ func Analyze(p *ir.Program) (*Graph, error) {
 					case !a.Write && acc.Write:
 						kind = Anti
 					}
+					pair, alias, err := b.pair(a, acc)
+					if err != nil {
+						return nil, fmt.Errorf("deps: %s -> %s on %s: %w", s.Name, t.Name, p.Arrays[a.Array].Name, err)
+					}
+					if !alias {
+						continue // the two accesses never touch the same element
+					}
 					for depth := 1; depth <= b.common+1; depth++ {
 						if depth == b.common+1 && !(s.Beta[b.common] < t.Beta[b.common]) {
 							continue // same statement, or T runs first in the common body
 						}
-						e, err := b.edge(a, acc, depth)
+						e, err := b.edge(pair, depth)
 						if err != nil {
 							return nil, fmt.Errorf("deps: %s -> %s on %s: %w", s.Name, t.Name, p.Arrays[a.Array].Name, err)
 						}
@@ -324,9 +331,10 @@ func (b *builder) domain(st *ir.Stmt, offIter, offLocal int) []poly.Constraint {
 	return cs
 }
 
-// edge builds the polyhedron of accesses a (of s) and c (of t) at depth,
-// and returns nil when it has no integer point.
-func (b *builder) edge(a, c *ir.Access, depth int) (*Edge, error) {
+// pair returns the system of both domains and the equality of the
+// subscripts of a (of s) and c (of t), and whether it has an integer point:
+// when it has none, no depth can have one, and one query saves c+1.
+func (b *builder) pair(a, c *ir.Access) ([]poly.Constraint, bool, error) {
 	cs := append([]poly.Constraint(nil), b.base...)
 	for k := range a.Index {
 		r := b.row(a.Index[k], 0, b.offLS)
@@ -336,6 +344,21 @@ func (b *builder) edge(a, c *ir.Access, depth int) (*Edge, error) {
 		}
 		cs = append(cs, poly.Constraint{Eq: true, Coef: r})
 	}
+	set, err := poly.NewSet(b.space, cs...)
+	if err != nil {
+		return nil, false, err
+	}
+	empty, err := set.IsEmpty()
+	if errors.Is(err, poly.ErrLimit) {
+		return cs, true, nil // undecided: keep looking, depth by depth
+	}
+	return cs, !empty, err
+}
+
+// edge adds to the pair system the precedence at depth and returns the
+// dependence, or nil when it has no integer point.
+func (b *builder) edge(pair []poly.Constraint, depth int) (*Edge, error) {
+	cs := append([]poly.Constraint(nil), pair...)
 	for k := 0; k < depth && k < b.common; k++ {
 		r := b.distance(k) // Dir·(t_k − s_k)
 		if k == depth-1 {
@@ -384,7 +407,12 @@ func (b *builder) distances(set *poly.Set) ([]Interval, error) {
 		return nil, err
 	}
 	out := make([]Interval, b.common)
+	rows := set.Constraints()
 	for k := range out {
+		if d, ok := b.fixedDistance(rows, k); ok {
+			out[k] = Interval{Min: d, Max: d}
+			continue
+		}
 		f := b.distance(k)
 		lo, err := free.Min(f, nil)
 		if err != nil && !errors.Is(err, poly.ErrLimit) {
@@ -398,4 +426,29 @@ func (b *builder) distances(set *poly.Set) ([]Interval, error) {
 			MinInf: err != nil || lo.Status != poly.Bounded, MaxInf: err2 != nil || hi.Status != poly.Bounded}
 	}
 	return out, nil
+}
+
+// fixedDistance finds the distance of common loop k when one equality of
+// the system fixes it, a·(t_k − s_k) = c, the common case of uniform
+// dependences; it saves two integer optimizations.
+func (b *builder) fixedDistance(rows []poly.Constraint, k int) (int64, bool) {
+	sk, tk := k, b.offT+k
+	for _, r := range rows {
+		if !r.Eq || r.Coef[sk] == 0 || r.Coef[sk] != -r.Coef[tk] {
+			continue
+		}
+		only := true
+		for v, c := range r.Coef[:len(r.Coef)-1] {
+			if c != 0 && v != sk && v != tk {
+				only = false
+				break
+			}
+		}
+		// a·t − a·s + c = 0 with a = Coef[tk]: t − s = −c/a.
+		a, c := r.Coef[tk], r.Coef[len(r.Coef)-1]
+		if only && c%a == 0 {
+			return int64(b.s.Dir[k]) * (-c / a), true
+		}
+	}
+	return 0, false
 }
