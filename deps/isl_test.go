@@ -60,11 +60,18 @@ func TestAgainstIsl(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			counts := map[Kind]int{}
+			for _, e := range g.Edges {
+				counts[e.Kind]++
+			}
 			for _, kind := range Kinds {
 				if !eq[kind.String()] {
 					t.Errorf("%s differs from isl:\n%s", kind, diff[kind.String()])
 				}
 			}
+			// The comparison table of the closing note: go test -v -run AgainstIsl.
+			t.Logf("| %s | %d | %d | %d | %v |", name, counts[Flow], counts[Anti], counts[Output],
+				eq["flow"] && eq["anti"] && eq["output"])
 		})
 	}
 }
