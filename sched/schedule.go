@@ -1,0 +1,441 @@
+package sched
+
+import (
+	"fmt"
+	"math/big"
+	"slices"
+
+	"nestor/ir"
+	"nestor/poly"
+)
+
+// Schedule maps the counters of every statement to one common time space.
+// Rows[s][k] is time dimension k of statement s, an affine form over the
+// statement's counters and the program's parameters (Local empty). A
+// dimension that is constant for every statement is scalar: it orders
+// statements (a fusion or distribution decision) and never becomes a loop.
+type Schedule struct {
+	Rows [][]ir.Aff
+	// Parallel marks the time dimensions that carry no dependence.
+	Parallel []bool
+}
+
+// Dims is the number of time dimensions.
+func (sc *Schedule) Dims() int {
+	if len(sc.Rows) == 0 {
+		return 0
+	}
+	return len(sc.Rows[0])
+}
+
+// scalar reports whether dimension k is constant for every statement.
+func (sc *Schedule) scalar(k int) bool {
+	for _, rows := range sc.Rows {
+		for _, c := range rows[k].Iter {
+			if c != 0 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// Original returns the schedule of the program as written: the 2d+1
+// vectors (β0, Dir·i1, β1, ...), padded with zeros to a common length.
+func Original(p *ir.Program) *Schedule {
+	m := 0
+	for _, s := range p.Stmts {
+		m = max(m, 2*s.Depth()+1)
+	}
+	np := len(p.Params)
+	sc := &Schedule{Rows: make([][]ir.Aff, len(p.Stmts)), Parallel: make([]bool, m)}
+	for k, s := range p.Stmts {
+		d := s.Depth()
+		rows := make([]ir.Aff, m)
+		for j := range rows {
+			rows[j] = ir.Aff{Iter: make([]int64, d), Param: make([]int64, np)}
+		}
+		for l := 0; l <= d; l++ {
+			rows[2*l].Const = int64(s.Beta[l])
+			if l < d {
+				rows[2*l+1].Iter[l] = int64(s.Dir[l])
+			}
+		}
+		sc.Rows[k] = rows
+	}
+	return sc
+}
+
+// Apply rewrites p so that its original order is sc: every statement gets
+// the loop dimensions of sc as counters (named t1, t2, ...), its domain
+// expressed over them, its beta vector from the scalar dimensions, and its
+// body and subscripts with each old counter replaced by its value in the new
+// ones. The result runs the same instances in the order sc gives, and the
+// existing code generator scans it.
+//
+// Each statement's rows over its own counters must contain a unimodular
+// square matrix in the rows that are not constant for it, one row per
+// counter; a dimension constant for a statement (but a loop for others)
+// becomes an equality of its domain. Domains with floor-division locals are
+// not supported yet.
+func Apply(p *ir.Program, sc *Schedule) (*ir.Program, error) {
+	var loops []int // time dims that are loops
+	for k := range sc.Dims() {
+		if !sc.scalar(k) {
+			loops = append(loops, k)
+		}
+	}
+	names := timeNames(p, len(loops))
+	bs := betas(sc, loops)
+	out := &ir.Program{Params: p.Params, Arrays: p.Arrays, Context: p.Context}
+	for si, s := range p.Stmts {
+		ns, err := applyStmt(p, s, sc.Rows[si], loops, names, bs[si])
+		if err != nil {
+			return nil, fmt.Errorf("sched: %s: %w", s.Name, err)
+		}
+		out.Stmts = append(out.Stmts, ns)
+	}
+	return out, nil
+}
+
+// timeNames returns n counter names that clash with no parameter or array.
+func timeNames(p *ir.Program, n int) []string {
+	taken := map[string]bool{}
+	for _, q := range p.Params {
+		taken[q.Name] = true
+	}
+	for _, a := range p.Arrays {
+		taken[a.Name] = true
+	}
+	for prefix := "t"; ; prefix += "t" {
+		out := make([]string, n)
+		clash := false
+		for k := range out {
+			out[k] = fmt.Sprintf("%s%d", prefix, k+1)
+			clash = clash || taken[out[k]]
+		}
+		if !clash {
+			return out
+		}
+	}
+}
+
+func applyStmt(p *ir.Program, s *ir.Stmt, rows []ir.Aff, loops []int, names []string, beta []int) (*ir.Stmt, error) {
+	if len(s.Domain.Divs) > 0 {
+		return nil, fmt.Errorf("domains with strides or floor divisions are not supported by schedule application yet")
+	}
+	d, np, m := s.Depth(), len(p.Params), len(loops)
+	// The rows of the loop dimensions that move with this statement's
+	// counters form M; i = M⁻¹·(t_sel − N·p − c).
+	var sel []int // positions in loops
+	for j, k := range loops {
+		if !isConstant(rows[k]) {
+			sel = append(sel, j)
+		}
+	}
+	if len(sel) != d {
+		return nil, fmt.Errorf("%d schedule rows depend on its %d counters", len(sel), d)
+	}
+	M := make([][]int64, d)
+	for r, j := range sel {
+		M[r] = rows[loops[j]].Iter
+	}
+	inv, err := unimodularInverse(M)
+	if err != nil {
+		return nil, err
+	}
+	// old[l] = Σ_r inv[l][r]·(t_sel[r] − Param·p − c), an affine form over the new counters.
+	old := make([]ir.Aff, d)
+	for l := range d {
+		a := ir.Aff{Iter: make([]int64, m), Param: make([]int64, np)}
+		for r, j := range sel {
+			row := rows[loops[j]]
+			a.Iter[j] += inv[l][r]
+			for q := range np {
+				a.Param[q] -= inv[l][r] * row.Param[q]
+			}
+			a.Const -= inv[l][r] * row.Const
+		}
+		old[l] = a
+	}
+	ns := &ir.Stmt{
+		Name: s.Name, Iters: names, Dir: make([]int, m), Op: s.Op, Pos: s.Pos, Text: s.Text,
+		Beta: beta,
+	}
+	for k := range ns.Dir {
+		ns.Dir[k] = 1
+	}
+	var cons []ir.Constraint
+	for _, c := range s.Domain.Cons {
+		cons = append(cons, ir.Constraint{Eq: c.Eq, Aff: substitute(c.Aff, old, m, np)})
+	}
+	for j, k := range loops { // a loop dimension constant for s: t_j = row
+		if !isConstant(rows[k]) {
+			continue
+		}
+		a := ir.Aff{Iter: make([]int64, m), Param: make([]int64, np)}
+		a.Iter[j] = 1
+		for q := range np {
+			a.Param[q] = -rows[k].Param[q]
+		}
+		a.Const = -rows[k].Const
+		cons = append(cons, ir.Constraint{Eq: true, Aff: a})
+	}
+	cons, err = withProjections(cons, m, np)
+	if err != nil {
+		return nil, err
+	}
+	ns.Domain = ir.Domain{Cons: cons}
+	for _, acc := range s.Accesses {
+		na := &ir.Access{Array: acc.Array, Write: acc.Write}
+		for _, x := range acc.Index {
+			na.Index = append(na.Index, substitute(x, old, m, np))
+		}
+		ns.Accesses = append(ns.Accesses, na)
+	}
+	ns.RHS = rewriteIters(s.RHS, old, np)
+	return ns, nil
+}
+
+func isConstant(a ir.Aff) bool {
+	for _, c := range a.Iter {
+		if c != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// betas returns every statement's beta vector: entry l orders the
+// statements between loop l-1 and loop l by the tuple of the scalar
+// dimensions there, compared lexicographically and replaced by its rank.
+func betas(sc *Schedule, loops []int) [][]int {
+	gap := make([]int, sc.Dims()) // the beta entry each scalar dim belongs to
+	l := 0
+	for k := range gap {
+		if l < len(loops) && loops[l] == k {
+			l++
+			gap[k] = -1
+			continue
+		}
+		gap[k] = l
+	}
+	out := make([][]int, len(sc.Rows))
+	for s := range out {
+		out[s] = make([]int, len(loops)+1)
+	}
+	for g := 0; g <= len(loops); g++ {
+		tuple := func(s int) []int64 {
+			var t []int64
+			for k, gk := range gap {
+				if gk == g {
+					t = append(t, sc.Rows[s][k].Const)
+				}
+			}
+			return t
+		}
+		for s := range sc.Rows {
+			rank := 0
+			for u := range sc.Rows {
+				if slices.Compare(tuple(u), tuple(s)) < 0 {
+					rank++
+				}
+			}
+			out[s][g] = rank
+		}
+	}
+	return out
+}
+
+// substitute rewrites a form over old counters as a form over new ones.
+func substitute(a ir.Aff, old []ir.Aff, m, np int) ir.Aff {
+	out := ir.Aff{Iter: make([]int64, m), Param: append([]int64(nil), a.Param...), Const: a.Const}
+	if len(out.Param) < np {
+		out.Param = append(out.Param, make([]int64, np-len(out.Param))...)
+	}
+	for l, c := range a.Iter {
+		if c == 0 {
+			continue
+		}
+		for j := range m {
+			out.Iter[j] += c * old[l].Iter[j]
+		}
+		for q := range np {
+			out.Param[q] += c * old[l].Param[q]
+		}
+		out.Const += c * old[l].Const
+	}
+	return out
+}
+
+// rewriteIters replaces every counter reference of e by its affine value
+// in the new counters.
+func rewriteIters(e ir.Expr, old []ir.Aff, np int) ir.Expr {
+	switch e := e.(type) {
+	case *ir.IterRef:
+		return affExpr(old[e.Level], e.T)
+	case *ir.Unary:
+		return &ir.Unary{Op: e.Op, X: rewriteIters(e.X, old, np), T: e.T}
+	case *ir.Binary:
+		return &ir.Binary{Op: e.Op, X: rewriteIters(e.X, old, np), Y: rewriteIters(e.Y, old, np), T: e.T}
+	case *ir.Cond:
+		return &ir.Cond{C: rewriteIters(e.C, old, np), X: rewriteIters(e.X, old, np), Y: rewriteIters(e.Y, old, np), T: e.T}
+	case *ir.Cast:
+		return &ir.Cast{T: e.T, X: rewriteIters(e.X, old, np), Implicit: e.Implicit}
+	case *ir.Call:
+		args := make([]ir.Expr, len(e.Args))
+		for k, a := range e.Args {
+			args[k] = rewriteIters(a, old, np)
+		}
+		return &ir.Call{Fn: e.Fn, Args: args, T: e.T}
+	}
+	return e
+}
+
+// affExpr builds the expression of an affine form typed t.
+func affExpr(a ir.Aff, t ir.Type) ir.Expr {
+	var e ir.Expr
+	add := func(term ir.Expr, c int64) {
+		if c == 0 {
+			return
+		}
+		if c != 1 && c != -1 {
+			term = &ir.Binary{Op: ir.Mul, X: &ir.Const{T: t, Int: abs64(c)}, Y: term, T: t}
+		}
+		switch {
+		case e == nil && c < 0:
+			e = &ir.Unary{Op: ir.Neg, X: term, T: t}
+		case e == nil:
+			e = term
+		case c < 0:
+			e = &ir.Binary{Op: ir.Sub, X: e, Y: term, T: t}
+		default:
+			e = &ir.Binary{Op: ir.Add, X: e, Y: term, T: t}
+		}
+	}
+	for j, c := range a.Iter {
+		add(&ir.IterRef{T: t, Level: j}, c)
+	}
+	for q, c := range a.Param {
+		add(&ir.ParamRef{T: t, Param: q}, c)
+	}
+	if a.Const != 0 || e == nil {
+		k := &ir.Const{T: t, Int: abs64(a.Const)}
+		switch {
+		case e == nil && a.Const < 0:
+			return &ir.Const{T: t, Int: a.Const}
+		case e == nil:
+			return k
+		case a.Const < 0:
+			return &ir.Binary{Op: ir.Sub, X: e, Y: k, T: t}
+		}
+		return &ir.Binary{Op: ir.Add, X: e, Y: k, T: t}
+	}
+	return e
+}
+
+func abs64(x int64) int64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// unimodularInverse returns the integer inverse of the square matrix M, or
+// an error when M is singular or its inverse is not integral.
+func unimodularInverse(M [][]int64) ([][]int64, error) {
+	n := len(M)
+	a := make([][]*big.Rat, n)
+	for i := range a {
+		a[i] = make([]*big.Rat, 2*n)
+		for j := range 2 * n {
+			a[i][j] = new(big.Rat)
+		}
+		for j := range n {
+			a[i][j].SetInt64(M[i][j])
+		}
+		a[i][n+i].SetInt64(1)
+	}
+	for col := range n {
+		piv := -1
+		for r := col; r < n; r++ {
+			if a[r][col].Sign() != 0 {
+				piv = r
+				break
+			}
+		}
+		if piv < 0 {
+			return nil, fmt.Errorf("schedule matrix %v is singular", M)
+		}
+		a[col], a[piv] = a[piv], a[col]
+		inv := new(big.Rat).Inv(a[col][col])
+		for j := range 2 * n {
+			a[col][j].Mul(a[col][j], inv)
+		}
+		for r := range n {
+			if r == col || a[r][col].Sign() == 0 {
+				continue
+			}
+			f := new(big.Rat).Set(a[r][col])
+			for j := range 2 * n {
+				a[r][j].Sub(a[r][j], new(big.Rat).Mul(f, a[col][j]))
+			}
+		}
+	}
+	out := make([][]int64, n)
+	for i := range out {
+		out[i] = make([]int64, n)
+		for j := range n {
+			v := a[i][n+j]
+			if !v.IsInt() || !v.Num().IsInt64() {
+				return nil, fmt.Errorf("schedule matrix %v is not unimodular", M)
+			}
+			out[i][j] = v.Num().Int64()
+		}
+	}
+	return out, nil
+}
+
+// withProjections adds, for every prefix of the counters, the constraints
+// of the domain's projection onto it (Fourier–Motzkin, the rational shadow:
+// implied by the domain, so the integer points do not change), so that the
+// code generator finds bounds for every loop from the constraints whose
+// innermost counter it is.
+func withProjections(cons []ir.Constraint, m, np int) ([]ir.Constraint, error) {
+	dims := make([]string, m)
+	for k := range dims {
+		dims[k] = fmt.Sprintf("x%d", k)
+	}
+	params := make([]string, np)
+	for k := range params {
+		params[k] = fmt.Sprintf("p%d", k)
+	}
+	rows := make([]poly.Constraint, len(cons))
+	for k, c := range cons {
+		rows[k] = poly.Constraint{Eq: c.Eq, Coef: append(append(append([]int64(nil), c.Iter...), c.Param...), c.Const)}
+	}
+	set, err := poly.NewSet(poly.Space{Params: params, Dims: dims}, rows...)
+	if err != nil {
+		return nil, err
+	}
+	out := append([]ir.Constraint(nil), cons...)
+	seen := map[string]bool{}
+	for _, c := range cons {
+		seen[fmt.Sprint(c)] = true
+	}
+	for d := m - 1; d > 0; d-- {
+		if set, _, err = set.ProjectOutRational(d); err != nil {
+			return nil, err
+		}
+		for _, r := range set.Constraints() {
+			// Rows of the projection use dims 0..d-1; put them back in m dims.
+			c := ir.Constraint{Eq: r.Eq, Aff: ir.Aff{Iter: make([]int64, m), Param: append([]int64(nil), r.Coef[d:d+np]...), Const: r.Coef[d+np]}}
+			copy(c.Iter, r.Coef[:d])
+			if k := fmt.Sprint(c); !seen[k] {
+				seen[k] = true
+				out = append(out, c)
+			}
+		}
+	}
+	return out, nil
+}
