@@ -31,9 +31,15 @@
 // and maximum are exact. Equalities are first solved over the integers by a
 // Hermite-style unimodular reduction (hermite.go), which decides divisibility
 // obstructions and leaves an equality-free system in lattice coordinates; then
-// a rational simplex (two phases, Bland's rule) decides
-// rational feasibility and branch and bound on fractional values decides
-// integer questions. Branch and bound is cut off after maxBranchNodes nodes or
+// a rational simplex decides rational feasibility and branch and bound on
+// fractional values decides integer questions. The simplex tableau is
+// fraction-free (int64 entries, one denominator per row, checked arithmetic
+// and one gcd normalization per row per pivot) with the objective kept as a
+// row; it pivots on the most negative reduced cost and falls back to Bland's
+// rule after a run of degenerate pivots, so it cannot cycle. Each branch and
+// bound child adds its bound to a copy of the parent's optimal tableau and is
+// reoptimized by the dual simplex method (Bland's rule). IsRationalEmpty
+// decides the rational relaxation of the constraints as given. Branch and bound is cut off after maxBranchNodes nodes or
 // maxBranchDepth levels; it then returns ErrLimit rather than a guess. On a
 // bounded set it always terminates; on an unbounded integer-empty set it may
 // hit the limit.

@@ -53,22 +53,36 @@ type bnb struct {
 	point    []int64
 }
 
-// search explores the node given by rows. The LP optimum over a node is a
-// lower bound on its integer optimum; since obj is integral at integer points
-// the node is pruned when ceil(LP) >= best. Otherwise, if the LP vertex has a
-// fractional x_j = v, every integer point satisfies x_j <= floor(v) or
-// x_j >= ceil(v), and the two children cover all integer points of the node.
+// search solves the LP over rows and explores it as the root node.
 func (b *bnb) search(rows []Constraint, depth int) (lpStatus, error) {
+	t := newTableau(rows, b.nv)
+	if !t.phase1() {
+		b.nodes++
+		return lpInfeasible, nil
+	}
+	st, _, _ := t.phase2(b.obj)
+	if st != lpOptimal {
+		b.nodes++
+		return st, nil
+	}
+	return st, b.node(t, depth)
+}
+
+// node explores the node whose optimal LP tableau is t. The LP optimum over a
+// node is a lower bound on its integer optimum; since obj is integral at
+// integer points the node is pruned when ceil(LP) >= best. Otherwise, if the
+// LP vertex has a fractional x_j = v, every integer point satisfies
+// x_j <= floor(v) or x_j >= ceil(v), and the two children cover all integer
+// points of the node. Each child is the parent's tableau plus the branching
+// bound, reoptimized by the dual simplex method (tableau.addBound).
+func (b *bnb) node(t *tableau, depth int) error {
 	b.nodes++
 	if b.nodes > maxBranchNodes || depth > maxBranchDepth {
-		return 0, ErrLimit
+		return ErrLimit
 	}
-	st, x, val := lpMin(rows, b.nv, b.obj)
-	if st != lpOptimal {
-		return st, nil
-	}
+	x, val := t.solution()
 	if b.found && val.ceil() >= b.best {
-		return st, nil
+		return nil
 	}
 	j := slices.IndexFunc(x, func(v rat) bool { return !v.isInt() })
 	if j < 0 {
@@ -80,31 +94,28 @@ func (b *bnb) search(rows []Constraint, depth int) (lpStatus, error) {
 		if !b.found || v < b.best {
 			b.found, b.best, b.point = true, v, pt
 		}
-		return st, nil
+		return nil
 	}
-	lo, hi := bound(b.nv, j, -1, x[j].floor()), bound(b.nv, j, 1, x[j].ceil())
-	first, second := lo, hi
+	type branch struct{ dir, v int64 }
+	first, second := branch{-1, x[j].floor()}, branch{1, x[j].ceil()}
 	if x[j].sub(ri(x[j].floor())).cmp(mkrat(1, 2)) > 0 {
-		first, second = hi, lo
+		first, second = second, first
 	}
-	for _, c := range []Constraint{first, second} {
-		child := append(slices.Clip(rows), c)
-		if _, err := b.search(child, depth+1); err != nil {
-			return 0, err
+	for _, c := range []branch{first, second} {
+		child := t.cloneWide()
+		if !child.addBound(j, c.dir, c.v) {
+			b.nodes++
+			if b.nodes > maxBranchNodes {
+				return ErrLimit
+			}
+		} else if err := b.node(child, depth+1); err != nil {
+			return err
 		}
 		if b.feasOnly && b.found {
 			break
 		}
 	}
-	return st, nil
-}
-
-// bound returns the row dir*(x_j - v) >= 0: x_j >= v (dir 1) or x_j <= v (dir -1).
-func bound(nv, j int, dir, v int64) Constraint {
-	c := make([]int64, nv+1)
-	c[j] = dir
-	c[nv] = neg(mul(dir, v))
-	return Constraint{Coef: c}
+	return nil
 }
 
 // intMin minimizes obj·x over integer points of rows. An LP relaxation that
@@ -181,6 +192,24 @@ func (s *Set) IsEmpty() (empty bool, err error) {
 	}
 	r, err := intMin(s.rows, s.space.NVar(), make([]int64, s.space.NVar()))
 	return r.Status == Empty, err
+}
+
+// IsRationalEmpty reports whether s has no rational point (x, p), parameters
+// being treated as variables. It decides the linear relaxation only: a set
+// such as { [i] : 1 <= 2i <= 1 } is rationally non-empty but integer-empty.
+// Rational emptiness implies integer emptiness. The relaxation is that of
+// the constraints given to NewSet or the parser, before normalization
+// tightened constants to the integer points; a Set computed by an operation
+// (Intersect, projection, ...) is relaxed from its normalized rows.
+func (s *Set) IsRationalEmpty() (empty bool, err error) {
+	defer catch(&err)
+	if s.relax != nil {
+		return !lpFeasible(s.relax, s.space.NVar()), nil
+	}
+	if s.empty {
+		return true, nil
+	}
+	return !lpFeasible(s.rows, s.space.NVar()), nil
 }
 
 // IsEmptyAt reports whether s has no integer point x for the given parameter

@@ -46,6 +46,11 @@ type Set struct {
 	space Space
 	rows  []Constraint // normalized, see doc.go
 	empty bool         // normalization found a false row
+	// relax holds the rows as given when normalization tightened a constant
+	// (so the normalized rows describe a smaller rational polyhedron); nil
+	// when the normalized rows have the same rational points. See
+	// IsRationalEmpty.
+	relax []Constraint
 }
 
 // Universe returns the set of all integer points of sp.
@@ -93,12 +98,13 @@ func (s *Set) IsEmptyKnown() bool { return s.empty }
 
 // build normalizes rows (which it owns) into a Set over sp.
 func build(sp Space, rows []Constraint) *Set {
-	s := &Set{space: sp}
+	relax := tightened(rows, sp.NVar())
+	s := &Set{space: sp, relax: relax}
 	out := rows[:0]
 	for _, r := range rows {
 		switch normalize(&r) {
 		case rowFalse:
-			return &Set{space: sp, empty: true}
+			return &Set{space: sp, empty: true, relax: relax}
 		case rowTrue:
 			continue
 		}
@@ -108,12 +114,32 @@ func build(sp Space, rows []Constraint) *Set {
 	out = slices.CompactFunc(out, func(a, b Constraint) bool { return cmpRow(a, b) == 0 })
 	out, empty := pairs(out)
 	if empty {
-		return &Set{space: sp, empty: true}
+		return &Set{space: sp, empty: true, relax: relax}
 	}
 	slices.SortFunc(out, cmpRow)
 	out = slices.CompactFunc(out, func(a, b Constraint) bool { return cmpRow(a, b) == 0 })
 	s.rows = out
 	return s
+}
+
+// tightened returns a copy of rows when normalizing some row changes its
+// rational points (a constant not divisible by the gcd of the variable
+// coefficients), and nil otherwise.
+func tightened(rows []Constraint, nv int) []Constraint {
+	for _, r := range rows {
+		g := int64(0)
+		for _, v := range r.Coef[:nv] {
+			g = gcd(g, v)
+		}
+		if g > 1 && r.Coef[nv]%g != 0 {
+			out := make([]Constraint, len(rows))
+			for i, r := range rows {
+				out[i] = Constraint{Eq: r.Eq, Coef: slices.Clone(r.Coef)}
+			}
+			return out
+		}
+	}
+	return nil
 }
 
 // pairs finds opposite inequalities r >= 0 and -r + k >= 0 (same variable
