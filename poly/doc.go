@@ -52,5 +52,25 @@
 // prove the integer projection equals the shadow (elimination by a unit
 // equality, or all lower or all upper bounds of the eliminated dimension
 // having coefficient 1). There are no existentially quantified dimensions,
-// no floor division, no maps yet.
+// no floor division.
+//
+// # Maps
+//
+// A Map (map.go) is a relation { S[x] -> T[y] : constraints over (x, y, p) },
+// stored as a Set over the concatenated dims; a MapSpace names its params and
+// both tuples. ParseMap and (*Map).String read and print isl notation; output
+// entries may be affine expressions of earlier names ("S[i] -> T[i, i + 1]"),
+// and an output dim fixed by an equality with coefficient ±1 on it (and 0 on
+// the other outputs) prints that way. An AffineMap is a function: one affine
+// form over (in dims, params, 1) per output dim.
+//
+// Exact results: Intersect, Reverse, IntersectDomain, IntersectRange,
+// Wrap/Unwrap, IsEmpty, Contains, (*Set).Preimage (substitution), AffineMap
+// Inverse and Map, and (*Set).Image under a unimodular AffineMap (square, with
+// an integer inverse: computed as the preimage under the inverse).
+// Otherwise Image, (*Map).Domain, Range and Apply return the rational shadow
+// of the integer image, computed by repeated ProjectOutRational (exact steps
+// preferred): it always contains every true image point, and exact == true
+// is returned only when every elimination step was proved exact (or the
+// shadow is empty), in which case it equals the integer image.
 package poly
