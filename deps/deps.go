@@ -399,13 +399,6 @@ func (b *builder) distance(k int) []int64 {
 // distances bounds Dir_k·(t_k − s_k) over set for every common loop, the
 // parameters being free.
 func (b *builder) distances(set *poly.Set) ([]Interval, error) {
-	// Optimize over (dims, params) with the parameters as variables: a set
-	// in a space whose dims are all of them.
-	sp := poly.Space{Dims: append(append([]string(nil), b.space.Dims...), b.space.Params...)}
-	free, err := poly.NewSet(sp, set.Constraints()...)
-	if err != nil {
-		return nil, err
-	}
 	out := make([]Interval, b.common)
 	rows := set.Constraints()
 	for k := range out {
@@ -413,19 +406,37 @@ func (b *builder) distances(set *poly.Set) ([]Interval, error) {
 			out[k] = Interval{Min: d, Max: d}
 			continue
 		}
-		f := b.distance(k)
-		lo, err := free.Min(f, nil)
-		if err != nil && !errors.Is(err, poly.ErrLimit) {
+		iv, err := Range(set, b.distance(k))
+		if err != nil {
 			return nil, err
 		}
-		hi, err2 := free.Max(f, nil)
-		if err2 != nil && !errors.Is(err2, poly.ErrLimit) {
-			return nil, err2
-		}
-		out[k] = Interval{Min: lo.Value, Max: hi.Value,
-			MinInf: err != nil || lo.Status != poly.Bounded, MaxInf: err2 != nil || hi.Status != poly.Bounded}
+		out[k] = iv
 	}
 	return out, nil
+}
+
+// Range returns the exact integer range of the affine form f (one
+// coefficient per dim, per parameter, and the constant) over set, the
+// parameters being free: an end is infinite where f is unbounded, or where
+// poly hit its search limit (a safe answer: the range only grows).
+func Range(set *poly.Set, f []int64) (Interval, error) {
+	// Optimize over (dims, params) with the parameters as variables: a set
+	// in a space whose dims are all of them.
+	sp := set.Space()
+	free, err := poly.NewSet(poly.Space{Dims: append(sp.Dims, sp.Params...)}, set.Constraints()...)
+	if err != nil {
+		return Interval{}, err
+	}
+	lo, err := free.Min(f, nil)
+	if err != nil && !errors.Is(err, poly.ErrLimit) {
+		return Interval{}, err
+	}
+	hi, err2 := free.Max(f, nil)
+	if err2 != nil && !errors.Is(err2, poly.ErrLimit) {
+		return Interval{}, err2
+	}
+	return Interval{Min: lo.Value, Max: hi.Value,
+		MinInf: err != nil || lo.Status != poly.Bounded, MaxInf: err2 != nil || hi.Status != poly.Bounded}, nil
 }
 
 // fixedDistance finds the distance of common loop k when one equality of

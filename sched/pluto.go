@@ -1,0 +1,402 @@
+package sched
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"nestor/deps"
+	"nestor/ir"
+	"nestor/poly"
+)
+
+// Fusion is the policy for fusing loops of different statements.
+type Fusion uint8
+
+const (
+	// SmartFuse (Pluto's default) separates, before the first loop, the
+	// strongly connected components of the dependence graph whose loop
+	// depths differ, and fuses the rest as far as dependences allow.
+	SmartFuse Fusion = iota
+	// MaxFuse fuses everything that dependences allow.
+	MaxFuse
+	// NoFuse separates every strongly connected component.
+	NoFuse
+)
+
+// Options tunes Compute.
+type Options struct {
+	Fusion Fusion
+}
+
+// ErrNoSchedule means the scheduler found no legal hyperplane and no cut:
+// the caller keeps the original order.
+var ErrNoSchedule = errors.New("sched: no affine schedule found")
+
+// Compute finds an affine schedule of p that respects every dependence of
+// g, with Pluto's algorithm: outermost first, each new row is the lexical
+// minimum, over non-negative integer coefficients, of (u, w, Σ c, c): the
+// bound u·p + w on the dependence distances (so that tiles have small
+// communication), then small coefficients. Legality and the bound are
+// linearized with Farkas' lemma, the multipliers eliminated by
+// Fourier–Motzkin. Rows must be linearly independent of earlier ones per
+// statement (Pluto's orthogonal-subspace constraint). Dependences satisfied
+// by a row (distance ≥ 1 everywhere) are dropped for inner rows; when no
+// row exists, the statements are cut by strongly connected components (a
+// scalar dimension). Coefficients on a counter of a loop that counts down
+// are negative (the counter is oriented by its Dir).
+func Compute(p *ir.Program, g *deps.Graph, opt Options) (*Schedule, error) {
+	s := newScheduler(p, g)
+	if opt.Fusion != MaxFuse {
+		s.initialCut(opt.Fusion)
+	}
+	for !s.done() {
+		if len(s.sc.Rows[0]) > maxDims {
+			return nil, fmt.Errorf("%w: more than %d dimensions", ErrNoSchedule, maxDims)
+		}
+		if !s.allFull() {
+			found, err := s.hyperplane()
+			if err != nil {
+				return nil, err
+			}
+			if found {
+				continue
+			}
+		}
+		if !s.cut() {
+			return nil, fmt.Errorf("%w: no legal hyperplane for the dependences left", ErrNoSchedule)
+		}
+	}
+	s.finalOrder()
+	return s.sc, nil
+}
+
+// maxDims bounds the number of time dimensions (a safety net against a
+// loop that makes no progress).
+const maxDims = 64
+
+type scheduler struct {
+	p      *ir.Program
+	g      *deps.Graph
+	sc     *Schedule
+	live   []bool      // edges not yet satisfied
+	h      [][][]int64 // per statement, the linear parts of its loop rows
+	farkas map[int][]poly.Constraint
+	// unknown layout: u (one per parameter), w, σ = Σ c, then per
+	// statement c0 and its counter coefficients.
+	np, nu int
+	off    []int // first unknown of each statement (its c0)
+}
+
+func newScheduler(p *ir.Program, g *deps.Graph) *scheduler {
+	s := &scheduler{p: p, g: g, sc: &Schedule{Rows: make([][]ir.Aff, len(p.Stmts))},
+		live: make([]bool, len(g.Edges)), h: make([][][]int64, len(p.Stmts)),
+		farkas: map[int][]poly.Constraint{}, np: len(p.Params)}
+	for k := range s.live {
+		s.live[k] = true
+	}
+	s.nu = s.np + 2
+	for _, st := range p.Stmts {
+		s.off = append(s.off, s.nu)
+		s.nu += 1 + st.Depth()
+	}
+	return s
+}
+
+func (s *scheduler) full(st int) bool { return len(s.h[st]) == s.p.Stmts[st].Depth() }
+
+func (s *scheduler) allFull() bool {
+	for st := range s.p.Stmts {
+		if !s.full(st) {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *scheduler) done() bool {
+	for st := range s.p.Stmts {
+		if !s.full(st) {
+			return false
+		}
+	}
+	return !slices.Contains(s.live, true)
+}
+
+// coefIndex returns the unknown holding the coefficient of counter k of
+// statement st; the constant is at s.off[st].
+func (s *scheduler) coefIndex(st, k int) int { return s.off[st] + 1 + k }
+
+// hyperplane finds the next loop row; false when none exists.
+func (s *scheduler) hyperplane() (bool, error) {
+	var cs []poly.Constraint
+	row := func() []int64 { return make([]int64, s.nu+1) }
+	for v := range s.nu { // every unknown ≥ 0
+		r := row()
+		r[v] = 1
+		cs = append(cs, poly.Constraint{Coef: r})
+	}
+	sigma := row() // σ = Σ c
+	sigma[s.np+1] = -1
+	for st, x := range s.p.Stmts {
+		for k := range x.Depth() {
+			sigma[s.coefIndex(st, k)] = 1
+		}
+	}
+	cs = append(cs, poly.Constraint{Eq: true, Coef: sigma})
+	for st := range s.p.Stmts {
+		cs = append(cs, s.independence(st)...)
+	}
+	for e, live := range s.live {
+		if !live {
+			continue
+		}
+		rows, err := s.edgeConstraints(e)
+		if err != nil {
+			return false, err
+		}
+		cs = append(cs, rows...)
+	}
+	if len(cs) > maxILPRows {
+		return false, fmt.Errorf("%w: the scheduling problem has %d constraints (limit %d)", ErrNoSchedule, len(cs), maxILPRows)
+	}
+	names := make([]string, s.nu)
+	for v := range names {
+		names[v] = fmt.Sprintf("x%d", v)
+	}
+	set, err := poly.NewSet(poly.Space{Dims: names}, cs...)
+	if err != nil {
+		return false, err
+	}
+	sol, ok, err := set.LexMin(nil)
+	if errors.Is(err, poly.ErrLimit) {
+		return false, nil // treat as no hyperplane: cut, or give up
+	}
+	if err != nil || !ok {
+		return false, err
+	}
+	s.addRow(sol)
+	return true, nil
+}
+
+// independence returns the constraints that make statement st's next row
+// linearly independent of its earlier ones: with the rows of H⊥ (a basis
+// of the orthogonal complement of the earlier rows, sign-fixed to be
+// mostly non-negative), H⊥·c ≥ 0 and Σ H⊥·c ≥ 1 (Pluto's heuristic). A
+// statement with a full set of rows gets c = 0.
+func (s *scheduler) independence(st int) []poly.Constraint {
+	d := s.p.Stmts[st].Depth()
+	row := func() []int64 { return make([]int64, s.nu+1) }
+	var cs []poly.Constraint
+	if s.full(st) {
+		for k := range d {
+			r := row()
+			r[s.coefIndex(st, k)] = 1
+			cs = append(cs, poly.Constraint{Eq: true, Coef: r})
+		}
+		return cs
+	}
+	perp := orthogonalComplement(s.h[st], d)
+	sum := row()
+	sum[s.nu] = -1
+	for _, q := range perp {
+		r := row()
+		for k, c := range q {
+			r[s.coefIndex(st, k)] = c
+			sum[s.coefIndex(st, k)] += c
+		}
+		cs = append(cs, poly.Constraint{Coef: r})
+	}
+	return append(cs, poly.Constraint{Coef: sum})
+}
+
+// edgeConstraints returns, over the unknowns, the Farkas-linearized
+// legality (φ_T − φ_S ≥ 0) and bound (u·p + w − (φ_T − φ_S) ≥ 0) of edge e;
+// the same at every level, so they are cached.
+func (s *scheduler) edgeConstraints(e int) ([]poly.Constraint, error) {
+	if cs, ok := s.farkas[e]; ok {
+		return cs, nil
+	}
+	ed := s.g.Edges[e]
+	legal, err := s.farkasRows(ed, false)
+	if err != nil {
+		return nil, err
+	}
+	bound, err := s.farkasRows(ed, true)
+	if err != nil {
+		return nil, err
+	}
+	cs := append(legal, bound...)
+	s.farkas[e] = cs
+	return cs, nil
+}
+
+// form returns the coefficients of L = φ_T(t) − φ_S(s) over the edge's
+// (dims, params, 1), each an affine combination of unknowns: form[pos] is
+// a vector over the unknowns.
+func (s *scheduler) form(ed *deps.Edge) [][]int64 {
+	sp := ed.Set.Space()
+	n := sp.NDim() + sp.NParam() + 1
+	f := make([][]int64, n)
+	for k := range f {
+		f[k] = make([]int64, s.nu)
+	}
+	src, dst := s.p.Stmts[ed.Source], s.p.Stmts[ed.Target]
+	for k := range src.Depth() {
+		f[k][s.coefIndex(ed.Source, k)] -= int64(src.Dir[k])
+	}
+	for k := range dst.Depth() {
+		f[src.Depth()+k][s.coefIndex(ed.Target, k)] += int64(dst.Dir[k])
+	}
+	f[n-1][s.off[ed.Target]]++
+	f[n-1][s.off[ed.Source]]--
+	return f
+}
+
+// farkasRows linearizes "F ≥ 0 on the edge" with F = L (legality) or
+// F = u·p + w − L (bound): F ≡ λ0 + Σ λ_r·row_r with λ ≥ 0 (an equality
+// row gets two multipliers), then eliminates the λ by Fourier–Motzkin.
+func (s *scheduler) farkasRows(ed *deps.Edge, bound bool) ([]poly.Constraint, error) {
+	sp := ed.Set.Space()
+	nd, np := sp.NDim(), sp.NParam()
+	f := s.form(ed)
+	if bound {
+		for pos := range f {
+			for v := range f[pos] {
+				f[pos][v] = -f[pos][v]
+			}
+		}
+		for q := range np {
+			f[nd+q][q]++ // u_q
+		}
+		f[nd+np][s.np]++ // w
+	}
+	var cols [][]int64 // the rows multiplied by each λ
+	one := make([]int64, nd+np+1)
+	one[nd+np] = 1
+	cols = append(cols, one)
+	for _, r := range ed.Set.Constraints() {
+		cols = append(cols, r.Coef)
+		if r.Eq {
+			m := make([]int64, len(r.Coef))
+			for k, c := range r.Coef {
+				m[k] = -c
+			}
+			cols = append(cols, m)
+		}
+	}
+	nl := len(cols)
+	width := s.nu + nl + 1
+	var cs []poly.Constraint
+	for l := range nl {
+		r := make([]int64, width)
+		r[s.nu+l] = 1
+		cs = append(cs, poly.Constraint{Coef: r})
+	}
+	for pos := range nd + np + 1 { // Σ λ_l cols[l][pos] − F[pos] = 0
+		r := make([]int64, width)
+		for l, col := range cols {
+			r[s.nu+l] = col[pos]
+		}
+		for v, c := range f[pos] {
+			r[v] = -c
+		}
+		cs = append(cs, poly.Constraint{Eq: true, Coef: r})
+	}
+	names := make([]string, s.nu+nl)
+	for v := range names {
+		names[v] = fmt.Sprintf("x%d", v)
+	}
+	set, err := poly.NewSet(poly.Space{Dims: names}, cs...)
+	if err != nil {
+		return nil, err
+	}
+	for d := s.nu + nl - 1; d >= s.nu; d-- {
+		if set, _, err = set.ProjectOutRational(d); err != nil {
+			return nil, err
+		}
+		if len(set.Constraints()) > maxFarkasRows {
+			if set, err = set.RemoveRedundant(); err != nil {
+				return nil, err
+			}
+			if len(set.Constraints()) > maxFarkasRows {
+				return nil, fmt.Errorf("%w: eliminating Farkas multipliers grows past %d rows", ErrNoSchedule, maxFarkasRows)
+			}
+		}
+	}
+	return set.Constraints(), nil
+}
+
+// maxFarkasRows triggers redundancy removal during the elimination of
+// Farkas multipliers, which otherwise grows quadratically per step.
+const maxFarkasRows = 60
+
+// maxILPRows bounds the size of one scheduling problem; past it the
+// scheduler gives up (the caller keeps the original order) rather than
+// run for minutes.
+const maxILPRows = 600
+
+// addRow records the loop row given by the unknowns sol, marks the edges
+// it satisfies and whether it is parallel.
+func (s *scheduler) addRow(sol []int64) {
+	np := s.np
+	for st, x := range s.p.Stmts {
+		d := x.Depth()
+		a := ir.Aff{Iter: make([]int64, d), Param: make([]int64, np), Const: sol[s.off[st]]}
+		lin := make([]int64, d)
+		for k := range d {
+			a.Iter[k] = int64(x.Dir[k]) * sol[s.coefIndex(st, k)]
+			lin[k] = a.Iter[k]
+		}
+		s.sc.Rows[st] = append(s.sc.Rows[st], a)
+		if !s.full(st) && !allZero(lin) {
+			s.h[st] = append(s.h[st], lin)
+		}
+	}
+	parallel := true
+	for e, live := range s.live {
+		if !live {
+			continue
+		}
+		iv, err := deps.Range(s.g.Edges[e].Set, s.distanceForm(e))
+		if err != nil || iv.MinInf || iv.MaxInf || iv.Min != 0 || iv.Max != 0 {
+			parallel = false
+		}
+		if err == nil && !iv.MinInf && iv.Min >= 1 {
+			s.live[e] = false
+		}
+	}
+	s.sc.Parallel = append(s.sc.Parallel, parallel)
+}
+
+// distanceForm returns the current last row's L = φ_T(t) − φ_S(s) over
+// the edge's (dims, params, 1).
+func (s *scheduler) distanceForm(e int) []int64 {
+	ed := s.g.Edges[e]
+	sp := ed.Set.Space()
+	nd, np := sp.NDim(), sp.NParam()
+	f := make([]int64, nd+np+1)
+	src, dst := s.sc.Rows[ed.Source], s.sc.Rows[ed.Target]
+	rs, rt := src[len(src)-1], dst[len(dst)-1]
+	ds := len(rs.Iter)
+	for k, c := range rs.Iter {
+		f[k] -= c
+	}
+	for k, c := range rt.Iter {
+		f[ds+k] += c
+	}
+	for q := range np {
+		f[nd+q] = rt.Param[q] - rs.Param[q]
+	}
+	f[nd+np] = rt.Const - rs.Const
+	return f
+}
+
+func allZero(xs []int64) bool {
+	for _, x := range xs {
+		if x != 0 {
+			return false
+		}
+	}
+	return true
+}
