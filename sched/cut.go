@@ -194,7 +194,7 @@ func orthogonalComplement(h [][]int64, d int) [][]int64 {
 			g[i][j] = rat(s)
 		}
 	}
-	inv := invert(g)
+	inv, _ := invert(g) // h has independent rows, so g is invertible
 	var out [][]int64
 	for i := range d {
 		row := make([]*big.Rat, d)
@@ -222,7 +222,9 @@ func orthogonalComplement(h [][]int64, d int) [][]int64 {
 	return out
 }
 
-func invert(m [][]*big.Rat) [][]*big.Rat {
+// invert returns the inverse of the square matrix m by Gauss–Jordan
+// elimination over the rationals, or false when m is singular.
+func invert(m [][]*big.Rat) ([][]*big.Rat, bool) {
 	n := len(m)
 	a := make([][]*big.Rat, n)
 	for i := range a {
@@ -235,8 +237,11 @@ func invert(m [][]*big.Rat) [][]*big.Rat {
 	}
 	for c := range n {
 		p := c
-		for a[p][c].Sign() == 0 {
+		for p < n && a[p][c].Sign() == 0 {
 			p++
+		}
+		if p == n {
+			return nil, false
 		}
 		a[c], a[p] = a[p], a[c]
 		f := new(big.Rat).Inv(a[c][c])
@@ -256,7 +261,7 @@ func invert(m [][]*big.Rat) [][]*big.Rat {
 	for i := range out {
 		out[i] = a[i][n:]
 	}
-	return out
+	return out, true
 }
 
 // scaleToInts multiplies a rational vector by the lcm of its denominators

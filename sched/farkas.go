@@ -35,22 +35,7 @@ func Legal(e *deps.Edge, src, dst Row) (bool, error) {
 	}
 	target[nd+np] = dst.Omega - src.Omega
 
-	rows := e.Set.Constraints()
-	// Unknowns: λ0, then one multiplier per row (equalities get μ+ and μ−).
-	var cols [][]int64 // cols[u] is the row vector multiplied by unknown u
-	one := make([]int64, nd+np+1)
-	one[nd+np] = 1
-	cols = append(cols, one) // λ0 multiplies the constant 1
-	for _, r := range rows {
-		cols = append(cols, r.Coef)
-		if r.Eq {
-			m := make([]int64, len(r.Coef))
-			for k, c := range r.Coef {
-				m[k] = -c
-			}
-			cols = append(cols, m)
-		}
-	}
+	cols := multiplierColumns(e.Set) // Unknowns: λ0, then one multiplier per row.
 	nu := len(cols)
 	names := make([]string, nu)
 	for u := range names {
@@ -76,4 +61,26 @@ func Legal(e *deps.Edge, src, dst Row) (bool, error) {
 	}
 	empty, err := set.IsRationalEmpty()
 	return !empty, err
+}
+
+// multiplierColumns returns the vectors over (dims, params, 1) that the
+// Farkas multipliers of set multiply: the constant 1 (λ0), every row, and
+// the negation of every equality (an equality's multiplier is free, the
+// difference of two non-negative ones).
+func multiplierColumns(set *poly.Set) [][]int64 {
+	sp := set.Space()
+	one := make([]int64, sp.NVar()+1)
+	one[sp.NVar()] = 1
+	cols := [][]int64{one}
+	for _, r := range set.Constraints() {
+		cols = append(cols, r.Coef)
+		if r.Eq {
+			m := make([]int64, len(r.Coef))
+			for k, c := range r.Coef {
+				m[k] = -c
+			}
+			cols = append(cols, m)
+		}
+	}
+	return cols
 }

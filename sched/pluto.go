@@ -271,20 +271,7 @@ func (s *scheduler) farkasRows(ed *deps.Edge, bound bool) ([]poly.Constraint, er
 		}
 		f[nd+np][s.np]++ // w
 	}
-	var cols [][]int64 // the rows multiplied by each λ
-	one := make([]int64, nd+np+1)
-	one[nd+np] = 1
-	cols = append(cols, one)
-	for _, r := range ed.Set.Constraints() {
-		cols = append(cols, r.Coef)
-		if r.Eq {
-			m := make([]int64, len(r.Coef))
-			for k, c := range r.Coef {
-				m[k] = -c
-			}
-			cols = append(cols, m)
-		}
-	}
+	cols := multiplierColumns(ed.Set)
 	nl := len(cols)
 	width := s.nu + nl + 1
 	var cs []poly.Constraint

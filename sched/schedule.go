@@ -345,48 +345,22 @@ func abs64(x int64) int64 {
 // an error when M is singular or its inverse is not integral.
 func unimodularInverse(M [][]int64) ([][]int64, error) {
 	n := len(M)
-	a := make([][]*big.Rat, n)
-	for i := range a {
-		a[i] = make([]*big.Rat, 2*n)
-		for j := range 2 * n {
-			a[i][j] = new(big.Rat)
-		}
+	m := make([][]*big.Rat, n)
+	for i := range m {
+		m[i] = make([]*big.Rat, n)
 		for j := range n {
-			a[i][j].SetInt64(M[i][j])
+			m[i][j] = new(big.Rat).SetInt64(M[i][j])
 		}
-		a[i][n+i].SetInt64(1)
 	}
-	for col := range n {
-		piv := -1
-		for r := col; r < n; r++ {
-			if a[r][col].Sign() != 0 {
-				piv = r
-				break
-			}
-		}
-		if piv < 0 {
-			return nil, fmt.Errorf("schedule matrix %v is singular", M)
-		}
-		a[col], a[piv] = a[piv], a[col]
-		inv := new(big.Rat).Inv(a[col][col])
-		for j := range 2 * n {
-			a[col][j].Mul(a[col][j], inv)
-		}
-		for r := range n {
-			if r == col || a[r][col].Sign() == 0 {
-				continue
-			}
-			f := new(big.Rat).Set(a[r][col])
-			for j := range 2 * n {
-				a[r][j].Sub(a[r][j], new(big.Rat).Mul(f, a[col][j]))
-			}
-		}
+	inv, ok := invert(m)
+	if !ok {
+		return nil, fmt.Errorf("schedule matrix %v is singular", M)
 	}
 	out := make([][]int64, n)
 	for i := range out {
 		out[i] = make([]int64, n)
 		for j := range n {
-			v := a[i][n+j]
+			v := inv[i][j]
 			if !v.IsInt() || !v.Num().IsInt64() {
 				return nil, fmt.Errorf("schedule matrix %v is not unimodular", M)
 			}
