@@ -3,10 +3,13 @@ package pipeline
 import (
 	"bytes"
 	"fmt"
+	"io"
 
 	"nestor/codegen"
+	"nestor/deps"
 	"nestor/frontend"
 	"nestor/ir"
+	"nestor/sched"
 )
 
 // Options selects what the pipeline does.
@@ -14,6 +17,21 @@ type Options struct {
 	// Check runs ir.Check after every pass (the CLI's -check flag; tests
 	// always set it).
 	Check bool
+	// Schedule replaces the original order by an affine schedule from
+	// sched.Compute (the CLI's --schedule). Where the scheduler gives up,
+	// the region keeps its order and a note says why.
+	Schedule bool
+	// Fusion is the scheduler's fusion policy.
+	Fusion sched.Fusion
+	// Notes receives one line per decision a user should know about
+	// ("kept the original order: ..."); nil discards them.
+	Notes io.Writer
+}
+
+func (o *Options) note(s *frontend.Scop, format string, args ...any) {
+	if o.Notes != nil {
+		fmt.Fprintf(o.Notes, "%s: %s\n", s.Pos, fmt.Sprintf(format, args...))
+	}
 }
 
 // pass is one step on a region's program.
@@ -22,9 +40,11 @@ type pass struct {
 	fn   func(*frontend.Scop, *Options) error
 }
 
-// passes is the pipeline, in order. Scheduling, tiling and parallelization
-// join here as they land; for now regions keep their original schedule.
-var passes = []pass{}
+// passes is the pipeline, in order. Tiling and parallelization join here
+// as they land.
+var passes = []pass{
+	{name: "schedule", fn: schedule},
+}
 
 // order lists the ordering constraints between passes and why they hold; a
 // test fails if passes breaks one.
@@ -35,7 +55,9 @@ var order = []struct{ before, after, why string }{}
 func Optimize(f *frontend.File, opt Options) ([]byte, error) {
 	var out bytes.Buffer
 	last := 0
-	for _, s := range f.Scops {
+	for _, orig := range f.Scops {
+		s := new(frontend.Scop)
+		*s = *orig // passes replace s.Prog; the caller's file stays as parsed
 		for _, p := range passes {
 			if err := p.fn(s, &opt); err != nil {
 				return nil, fmt.Errorf("%s: pass %s: %w", s.Pos, p.name, err)
@@ -82,4 +104,29 @@ func bodyIndent(s *frontend.Scop, src []byte) string {
 		}
 	}
 	return s.Indent
+}
+
+// schedule computes the dependences and an affine schedule of the region
+// and rewrites its program in the new order. When the scheduler finds no
+// schedule the region keeps its original order: always correct.
+func schedule(s *frontend.Scop, opt *Options) error {
+	if !opt.Schedule {
+		return nil
+	}
+	g, err := deps.Analyze(s.Prog)
+	if err != nil {
+		return err
+	}
+	sc, err := sched.Compute(s.Prog, g, sched.Options{Fusion: opt.Fusion})
+	if err != nil { // ErrNoSchedule, or a limit of poly's exact arithmetic
+		opt.note(s, "kept the original order: %v", err)
+		return nil
+	}
+	p, err := sched.Apply(s.Prog, sc)
+	if err != nil {
+		opt.note(s, "kept the original order: %v", err)
+		return nil
+	}
+	s.Prog = p
+	return nil
 }

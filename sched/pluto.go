@@ -124,8 +124,10 @@ func (s *scheduler) done() bool {
 }
 
 // coefIndex returns the unknown holding the coefficient of counter k of
-// statement st; the constant is at s.off[st].
-func (s *scheduler) coefIndex(st, k int) int { return s.off[st] + 1 + k }
+// statement st; the constant is at s.off[st]. Inner counters come first,
+// so that the lexical minimum zeroes them first and, among equally good
+// rows, keeps the original outer loop outside.
+func (s *scheduler) coefIndex(st, k int) int { return s.off[st] + s.p.Stmts[st].Depth() - k }
 
 // hyperplane finds the next loop row; false when none exists.
 func (s *scheduler) hyperplane() (bool, error) {

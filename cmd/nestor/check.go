@@ -30,6 +30,7 @@ the macro X (PolyBench's convention: the kernel is called with n = N).`,
 	setup: func(fs *flag.FlagSet) runFunc {
 		var src sourceFlags
 		src.register(fs)
+		src.registerOpt(fs)
 		params := paramFlag{}
 		fs.Var(params, "param", "value of an int kernel parameter, `name=V` (repeatable)")
 		kernel := fs.String("kernel", "", "check the regions of function `name` (default: the only function with regions)")
@@ -47,7 +48,11 @@ the macro X (PolyBench's convention: the kernel is called with n = N).`,
 			if err != nil {
 				return err
 			}
-			opt, err := pipeline.Optimize(f, pipeline.Options{Check: src.check})
+			opts, err := src.options(out)
+			if err != nil {
+				return err
+			}
+			opt, err := pipeline.Optimize(f, opts)
 			if err != nil {
 				return err
 			}

@@ -130,3 +130,20 @@ func TestInvalidCorpus(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckScheduled runs "nestor check --schedule" on kernels the
+// scheduler transforms (loop interchange, fusion and distribution, a
+// triangular solve): the rescheduled code must match the original. The
+// slow-to-schedule kernels are left to sched's -sched.all test.
+func TestCheckScheduled(t *testing.T) {
+	needCC(t)
+	for _, k := range []string{"gemm", "jacobi-1d", "seidel-2d", "trisolve-0based", "atax", "trmm", "gramschmidt", "durbin"} {
+		t.Run(k, func(t *testing.T) {
+			t.Parallel()
+			code, out, errw := nestor(t, "check", "../../testdata/kernels/"+k+".c", "--schedule", "-D", "SMALL_DATASET", "--runs", "1")
+			if code != 0 || strings.Contains(out, "kept the original order") {
+				t.Errorf("exit %d\n%s%s", code, out, errw)
+			}
+		})
+	}
+}

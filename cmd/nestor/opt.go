@@ -9,6 +9,7 @@ import (
 
 	"nestor/frontend"
 	"nestor/pipeline"
+	"nestor/sched"
 )
 
 // sourceFlags are the flags of every command that reads C: what a compiler
@@ -16,12 +17,36 @@ import (
 type sourceFlags struct {
 	include, define listFlag
 	check           bool
+	schedule        bool
+	fuse            string
 }
 
 func (s *sourceFlags) register(fs *flag.FlagSet) {
 	fs.Var(&s.include, "I", "add `dir` to the include search path (repeatable; -Idir works too)")
 	fs.Var(&s.define, "D", "define macro `NAME[=VALUE]` for the preprocessor (repeatable; -DNAME=V works too)")
 	fs.BoolVar(&s.check, "check", false, "verify the IR's invariants after every pass (for debugging nestor)")
+}
+
+// registerOpt adds the flags that choose transformations.
+func (s *sourceFlags) registerOpt(fs *flag.FlagSet) {
+	fs.BoolVar(&s.schedule, "schedule", false, "compute an affine schedule (Pluto-style; experimental: kernels it cannot schedule keep their order, with a note)")
+	fs.StringVar(&s.fuse, "fuse", "smart", "fusion policy of --schedule: `smart`, max or no")
+}
+
+// options returns the pipeline options the flags select; notes go to w.
+func (s *sourceFlags) options(w io.Writer) (pipeline.Options, error) {
+	o := pipeline.Options{Check: s.check, Schedule: s.schedule, Notes: w}
+	switch s.fuse {
+	case "smart":
+		o.Fusion = sched.SmartFuse
+	case "max":
+		o.Fusion = sched.MaxFuse
+	case "no":
+		o.Fusion = sched.NoFuse
+	default:
+		return o, usageError{fmt.Sprintf("--fuse %q: want smart, max or no", s.fuse)}
+	}
+	return o, nil
 }
 
 func (s *sourceFlags) config() frontend.Config {
@@ -54,13 +79,18 @@ writes to standard output.`,
 	setup: func(fs *flag.FlagSet) runFunc {
 		var src sourceFlags
 		src.register(fs)
+		src.registerOpt(fs)
 		outPath := fs.String("o", "", "write the result to `file` (default FILE.nestor.c; - for standard output)")
 		return func(out io.Writer, args []string) error {
 			f, err := src.parse(args)
 			if err != nil {
 				return err
 			}
-			res, err := pipeline.Optimize(f, pipeline.Options{Check: src.check})
+			opts, err := src.options(os.Stderr)
+			if err != nil {
+				return err
+			}
+			res, err := pipeline.Optimize(f, opts)
 			if err != nil {
 				return err
 			}
