@@ -124,6 +124,18 @@ var cases = []testCase{
 			stmt("i", []int{0, 1}, "0 <= i < n", "B[i] = t * t").
 			build()
 	}, grid(1, 0, 1, 3)},
+	{"fixedpoint", func(t *testing.T) *ir.Program {
+		// Statements placed at a fixed point of a dimension, as a schedule
+		// does: S0 never reads j (the loop of one iteration disappears),
+		// S1 reads it (its loop stays), S2 shares a loop with S3.
+		return newProg(t, "n").
+			array("A", ir.FuncParam, "n", "n").array("x", ir.FuncParam, "n").
+			stmt("i j", []int{0, 0, 0}, "0 <= i < n and j = 0", "x[i] = 0.0").
+			stmt("i j", []int{1, 0, 0}, "0 <= i < n and j = 1", "A[i][j] = 1.0").
+			stmt("i j", []int{2, 0, 0}, "0 <= i < n and j = 0", "x[i] += 1.0").
+			stmt("i j", []int{2, 0, 1}, "0 <= i < n and 0 <= j < n", "A[i][j] += x[i]").
+			build()
+	}, grid(1, 0, 1, 3)},
 }
 
 // grid returns every vector of np values from vals.

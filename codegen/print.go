@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -42,7 +43,11 @@ type printer struct {
 	used     map[string]bool // helper macros used
 	names    []string        // counters of the enclosing loops, outermost first
 	stmtText stmtFunc
-	err      error
+	// elide drops loops of one iteration whose counter the statements do
+	// not read; off when a test prints statements its own way (a trace
+	// that reads every counter).
+	elide bool
+	err   error
 }
 
 func printC(w io.Writer, p *ir.Program, n Node, indent string, stmt stmtFunc) error {
@@ -50,6 +55,7 @@ func printC(w io.Writer, p *ir.Program, n Node, indent string, stmt stmtFunc) er
 		used: map[string]bool{}, stmtText: stmt}
 	if pr.stmtText == nil {
 		pr.stmtText = (*printer).stmt
+		pr.elide = true
 	}
 	for _, v := range p.Vars {
 		pr.vars[v] = true
@@ -156,6 +162,17 @@ func (pr *printer) loop(l *Loop, depth int) {
 	if len(l.Lower) == 0 || len(l.Upper) == 0 || l.Step < 1 {
 		pr.fail(fmt.Errorf("codegen: loop %s has %d lower bounds, %d upper bounds and step %d",
 			l.Iter, len(l.Lower), len(l.Upper), l.Step))
+		return
+	}
+	if pr.elide && len(l.Pragmas) == 0 && singleIteration(l) && !usesCounter(pr.p, l.Body, l.Level) {
+		// A loop of one iteration whose counter nothing reads (a
+		// statement placed at a fixed point of a schedule dimension) is
+		// just its body.
+		pr.names = append(pr.names, l.Iter)
+		for _, c := range l.Body {
+			pr.node(c, depth)
+		}
+		pr.names = pr.names[:len(pr.names)-1]
 		return
 	}
 	for _, pg := range l.Pragmas {
@@ -426,4 +443,74 @@ func compose(a ir.Aff, iters []ir.Aff) ir.Aff {
 		out.Const += c * v.Const
 	}
 	return out
+}
+
+// singleIteration reports whether l's only lower and upper bounds are the
+// same affine form: the loop runs once.
+func singleIteration(l *Loop) bool {
+	return len(l.Lower) == 1 && len(l.Upper) == 1 && len(l.Lower[0].Of) == 0 && len(l.Upper[0].Of) == 0 &&
+		l.Lower[0].Den == 1 && l.Upper[0].Den == 1 && l.Lower[0].Aff.Equal(l.Upper[0].Aff)
+}
+
+// usesCounter reports whether any bound, guard or statement in ns reads
+// the counter of the loop at level k.
+func usesCounter(p *ir.Program, ns []Node, k int) bool {
+	at := func(a ir.Aff) bool { return k < len(a.Iter) && a.Iter[k] != 0 }
+	var bound func(bs []Bound) bool
+	bound = func(bs []Bound) bool {
+		return slices.ContainsFunc(bs, func(b Bound) bool { return at(b.Aff) || bound(b.Of) })
+	}
+	for _, n := range ns {
+		switch n := n.(type) {
+		case *Block:
+			if usesCounter(p, n.Body, k) {
+				return true
+			}
+		case *Loop:
+			if bound(n.Lower) || bound(n.Upper) || usesCounter(p, n.Body, k) {
+				return true
+			}
+		case *If:
+			for _, c := range n.Conds {
+				if at(c.Aff) || slices.ContainsFunc(c.Divs, func(d ir.Div) bool { return at(d.Num) }) {
+					return true
+				}
+			}
+			if usesCounter(p, n.Body, k) {
+				return true
+			}
+		case *Instance:
+			if instanceUses(p.Stmts[n.Stmt], n, at) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// instanceUses reports whether statement s, run as instance n, reads a
+// loop counter that at selects: through a subscript or a counter
+// reference in its body whose value (n.Iters) depends on it.
+func instanceUses(s *ir.Stmt, n *Instance, at func(ir.Aff) bool) bool {
+	dep := make([]bool, len(n.Iters)) // statement counters that depend on it
+	for j, a := range n.Iters {
+		dep[j] = at(a)
+	}
+	for _, acc := range s.Accesses {
+		for _, x := range acc.Index {
+			for j, c := range x.Iter {
+				if c != 0 && dep[j] {
+					return true
+				}
+			}
+		}
+	}
+	used := false
+	ir.Walk(s.RHS, func(e ir.Expr) bool {
+		if r, ok := e.(*ir.IterRef); ok && dep[r.Level] {
+			used = true
+		}
+		return !used
+	})
+	return used
 }
