@@ -147,3 +147,14 @@ func TestCheckScheduled(t *testing.T) {
 		})
 	}
 }
+
+func TestSchedCommand(t *testing.T) {
+	code, out, errw := nestor(t, "sched", "../../testdata/kernels/gemm.c")
+	if code != 0 || !strings.Contains(out, "S0[i, j] -> [") || !strings.Contains(out, "S1[i, k, j] -> [") {
+		t.Errorf("exit %d\n%s%s", code, out, errw)
+	}
+	code, out, _ = nestor(t, "sched", "../../testdata/kernels/gemm.c", "--fuse", "sideways")
+	if code != 2 {
+		t.Errorf("bad --fuse: exit %d, %s", code, out)
+	}
+}

@@ -1,0 +1,58 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"nestor/deps"
+	"nestor/sched"
+)
+
+var schedCommand = &command{
+	name: "sched", args: "FILE.c [-I dir] [-D NAME[=VALUE]] [--fuse smart|max|no]",
+	summary: `print the affine schedule nestor computes for each #pragma scop region
+
+One line per statement, isl style: the statement's counters mapped to the
+time dimensions (constant dimensions order statements: fusion and
+distribution), then the dimensions that carry no dependence (parallel).
+When the scheduler gives up, the reason is printed and opt keeps the
+original order.`,
+	setup: func(fs *flag.FlagSet) runFunc {
+		var src sourceFlags
+		src.register(fs)
+		src.registerOpt(fs)
+		return func(out io.Writer, args []string) error {
+			f, err := src.parse(args)
+			if err != nil {
+				return err
+			}
+			opts, err := src.options(nil)
+			if err != nil {
+				return err
+			}
+			for k, s := range f.Scops {
+				if k > 0 {
+					fmt.Fprintln(out)
+				}
+				fmt.Fprintf(out, "%s (%s):\n", s.Func.Name, s.Pos)
+				g, err := deps.Analyze(s.Prog)
+				if err != nil {
+					return fmt.Errorf("%s: %w", s.Pos, err)
+				}
+				sc, err := sched.Compute(s.Prog, g, sched.Options{Fusion: opts.Fusion})
+				if err != nil {
+					fmt.Fprintf(out, "  no schedule, the original order stays: %v\n", err)
+					continue
+				}
+				fmt.Fprint(out, indentLines(sched.Format(s.Prog, sc), "  "))
+			}
+			return nil
+		}
+	},
+}
+
+func indentLines(s, prefix string) string {
+	return prefix + strings.ReplaceAll(strings.TrimSuffix(s, "\n"), "\n", "\n"+prefix) + "\n"
+}
