@@ -131,6 +131,36 @@ func (s *scheduler) coefIndex(st, k int) int { return s.off[st] + s.p.Stmts[st].
 
 // hyperplane finds the next loop row; false when none exists.
 func (s *scheduler) hyperplane() (bool, error) {
+	cs, err := s.constraints()
+	if err != nil {
+		return false, err
+	}
+	if len(cs) > maxILPRows {
+		return false, fmt.Errorf("%w: the scheduling problem has %d constraints (limit %d)", ErrNoSchedule, len(cs), maxILPRows)
+	}
+	names := make([]string, s.nu)
+	for v := range names {
+		names[v] = fmt.Sprintf("x%d", v)
+	}
+	set, err := poly.NewSet(poly.Space{Dims: names}, cs...)
+	if err != nil {
+		return false, err
+	}
+	sol, ok, err := set.LexMin(nil)
+	if errors.Is(err, poly.ErrLimit) {
+		return false, nil // treat as no hyperplane: cut, or give up
+	}
+	if err != nil || !ok {
+		return false, err
+	}
+	s.addRow(sol)
+	return true, nil
+}
+
+// constraints returns the scheduling problem of the next row over the
+// unknowns: non-negativity, σ, independence, and every live edge's
+// legality and bound.
+func (s *scheduler) constraints() ([]poly.Constraint, error) {
 	var cs []poly.Constraint
 	row := func() []int64 { return make([]int64, s.nu+1) }
 	for v := range s.nu { // every unknown ≥ 0
@@ -155,30 +185,11 @@ func (s *scheduler) hyperplane() (bool, error) {
 		}
 		rows, err := s.edgeConstraints(e)
 		if err != nil {
-			return false, err
+			return nil, err
 		}
 		cs = append(cs, rows...)
 	}
-	if len(cs) > maxILPRows {
-		return false, fmt.Errorf("%w: the scheduling problem has %d constraints (limit %d)", ErrNoSchedule, len(cs), maxILPRows)
-	}
-	names := make([]string, s.nu)
-	for v := range names {
-		names[v] = fmt.Sprintf("x%d", v)
-	}
-	set, err := poly.NewSet(poly.Space{Dims: names}, cs...)
-	if err != nil {
-		return false, err
-	}
-	sol, ok, err := set.LexMin(nil)
-	if errors.Is(err, poly.ErrLimit) {
-		return false, nil // treat as no hyperplane: cut, or give up
-	}
-	if err != nil || !ok {
-		return false, err
-	}
-	s.addRow(sol)
-	return true, nil
+	return cs, nil
 }
 
 // independence returns the constraints that make statement st's next row
@@ -283,6 +294,14 @@ func (s *scheduler) farkasRows(ed *deps.Edge, bound bool) ([]poly.Constraint, er
 		cs = append(cs, poly.Constraint{Coef: r})
 	}
 	for pos := range nd + np + 1 { // Σ λ_l cols[l][pos] − F[pos] = 0
+		if bound && pos >= nd && pos < nd+np && !usesParam(cols, pos) {
+			// The bound is an objective, not a legality condition, so it
+			// may assume what Pluto assumes of every size: p ≥ 0. For a
+			// parameter the edge does not mention, that frees u_q (its
+			// equation would force u_q = 0, and two edges that need it
+			// could never be bounded together).
+			continue
+		}
 		r := make([]int64, width)
 		for l, col := range cols {
 			r[s.nu+l] = col[pos]
@@ -388,4 +407,14 @@ func allZero(xs []int64) bool {
 		}
 	}
 	return true
+}
+
+// usesParam reports whether any multiplier column has a nonzero entry at pos.
+func usesParam(cols [][]int64, pos int) bool {
+	for _, c := range cols {
+		if c[pos] != 0 {
+			return true
+		}
+	}
+	return false
 }

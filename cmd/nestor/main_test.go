@@ -137,7 +137,7 @@ func TestInvalidCorpus(t *testing.T) {
 // slow-to-schedule kernels are left to sched's -sched.all test.
 func TestCheckScheduled(t *testing.T) {
 	needCC(t)
-	for _, k := range []string{"gemm", "jacobi-1d", "seidel-2d", "trisolve-0based", "atax", "trmm", "gramschmidt", "durbin"} {
+	for _, k := range []string{"gemm", "2mm", "jacobi-1d", "seidel-2d", "trisolve-0based", "atax", "trmm", "gramschmidt", "durbin"} {
 		t.Run(k, func(t *testing.T) {
 			t.Parallel()
 			code, out, errw := nestor(t, "check", "../../testdata/kernels/"+k+".c", "--schedule", "-D", "SMALL_DATASET", "--runs", "1")
