@@ -123,7 +123,12 @@ func (s *scheduler) cut() bool {
 	if len(order) < 2 {
 		return false
 	}
-	return s.scalarDim(rank)
+	for e, ed := range s.g.Edges {
+		if s.live[e] && rank[ed.Source] < rank[ed.Target] {
+			return s.scalarDim(rank) // satisfies at least this edge
+		}
+	}
+	return false // a cut would order nothing that is left
 }
 
 // initialCut distributes before the first loop: every component (NoFuse),
