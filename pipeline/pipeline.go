@@ -23,9 +23,24 @@ type Options struct {
 	Schedule bool
 	// Fusion is the scheduler's fusion policy.
 	Fusion sched.Fusion
+	// Tile tiles the permutable bands of the schedule (the CLI's --tile;
+	// needs Schedule). TileSizes overrides the sizes of the cache model,
+	// outermost band dimension first; missing entries use the model.
+	Tile      bool
+	TileSizes []int
+	// Parallel marks the outermost parallel loop of each nest as an
+	// OpenMP parallel loop and legal innermost loops as SIMD loops (the
+	// CLI's --parallel; needs Schedule).
+	Parallel bool
 	// Notes receives one line per decision a user should know about
 	// ("kept the original order: ..."); nil discards them.
 	Notes io.Writer
+}
+
+// DefaultOptions returns what `nestor opt` does without flags: schedule,
+// tile and parallelize, with smart fusion.
+func DefaultOptions() Options {
+	return Options{Schedule: true, Tile: true, Parallel: true}
 }
 
 func (o *Options) note(s *frontend.Scop, format string, args ...any) {
