@@ -87,3 +87,64 @@ func (c Cond) equal(d Cond) bool {
 	}
 	return slices.EqualFunc(c.Divs, d.Divs, func(x, y ir.Div) bool { return x.Den == y.Den && x.Num.Equal(y.Num) })
 }
+
+// MarkParallel annotates the loops of b whose counter level parallel
+// reports free of carried dependences: the outermost such loop of each
+// nest becomes "omp parallel for" when it contains loops or is outermost,
+// and a parallel loop that contains no loop and is not already the
+// OpenMP loop becomes "omp simd" (a parallel innermost loop under a
+// sequential one vectorizes rather than forking threads each time).
+func MarkParallel(b *Block, parallel func(level int) bool) {
+	for _, n := range b.Body {
+		markParallel(n, parallel, false)
+	}
+}
+
+func markParallel(n Node, parallel func(int) bool, inside bool) {
+	switch n := n.(type) {
+	case *Block:
+		for _, c := range n.Body {
+			markParallel(c, parallel, inside)
+		}
+	case *If:
+		for _, c := range n.Body {
+			markParallel(c, parallel, inside)
+		}
+	case *Loop:
+		par := parallel(n.Level)
+		leaf := innermost(n)
+		forked := par && !inside && (!leaf || n.Level == 0)
+		switch {
+		case forked:
+			n.Pragmas = append(n.Pragmas, "omp parallel for")
+		case par && leaf:
+			n.Pragmas = append(n.Pragmas, "omp simd")
+		}
+		for _, c := range n.Body {
+			markParallel(c, parallel, inside || forked)
+		}
+	}
+}
+
+// innermost reports whether loop l contains no loop.
+func innermost(l *Loop) bool {
+	var has func(ns []Node) bool
+	has = func(ns []Node) bool {
+		for _, n := range ns {
+			switch n := n.(type) {
+			case *Loop:
+				return true
+			case *If:
+				if has(n.Body) {
+					return true
+				}
+			case *Block:
+				if has(n.Body) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return !has(l.Body)
+}

@@ -24,7 +24,9 @@ func Build(p *ir.Program) (*Block, error) {
 			sts = append(sts, st)
 		}
 	}
-	return &Block{Body: build(sts, 0)}, nil
+	b := &Block{Body: build(sts, 0)}
+	simplify(p, b)
+	return b, nil
 }
 
 // stmtInfo is a statement's domain sorted by loop level, plus the guards

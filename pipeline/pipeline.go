@@ -49,14 +49,24 @@ func (o *Options) note(s *frontend.Scop, format string, args ...any) {
 	}
 }
 
+// region is one scop region as the passes transform it.
+type region struct {
+	*frontend.Scop
+	// loops describes the counters of Prog once a schedule is applied
+	// (nil in the original order: no loop is known to be parallel).
+	loops []sched.LoopInfo
+}
+
 // pass is one step on a region's program.
 type pass struct {
 	name string
-	fn   func(*frontend.Scop, *Options) error
+	fn   func(*region, *Options) error
 }
 
-// passes is the pipeline, in order. Tiling and parallelization join here
-// as they land.
+// passes is the pipeline, in order. Scheduling lays out the loops as
+// well (tiling and the order inside bands are decisions on the schedule's
+// bands, made where the bands are known); parallel loops are marked when
+// the code is generated.
 var passes = []pass{
 	{name: "schedule", fn: schedule},
 }
@@ -71,8 +81,8 @@ func Optimize(f *frontend.File, opt Options) ([]byte, error) {
 	var out bytes.Buffer
 	last := 0
 	for _, orig := range f.Scops {
-		s := new(frontend.Scop)
-		*s = *orig // passes replace s.Prog; the caller's file stays as parsed
+		s := &region{Scop: new(frontend.Scop)}
+		*s.Scop = *orig // passes replace s.Prog; the caller's file stays as parsed
 		for _, p := range passes {
 			if err := p.fn(s, &opt); err != nil {
 				return nil, fmt.Errorf("%s: pass %s: %w", s.Pos, p.name, err)
@@ -83,7 +93,7 @@ func Optimize(f *frontend.File, opt Options) ([]byte, error) {
 				}
 			}
 		}
-		code, err := Generate(s, f.Src)
+		code, err := generate(s, f.Src, opt.Parallel)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", s.Pos, err)
 		}
@@ -95,15 +105,26 @@ func Optimize(f *frontend.File, opt Options) ([]byte, error) {
 	return out.Bytes(), nil
 }
 
-// Generate returns the C text that replaces region s: whole lines, each
-// indented like the first line of the region's body.
+// Generate returns the C text that replaces region s in its original
+// order: whole lines, each indented like the first line of the region's
+// body.
 func Generate(s *frontend.Scop, src []byte) ([]byte, error) {
+	return generate(&region{Scop: s}, src, false)
+}
+
+// generate prints region s; with parallel set, the outermost parallel loop
+// of each nest becomes an OpenMP loop and parallel innermost loops SIMD
+// loops.
+func generate(s *region, src []byte, parallel bool) ([]byte, error) {
 	tree, err := codegen.Build(s.Prog)
 	if err != nil {
 		return nil, err
 	}
+	if parallel && s.loops != nil {
+		codegen.MarkParallel(tree, func(level int) bool { return s.loops[level].Parallel })
+	}
 	var b bytes.Buffer
-	if err := codegen.PrintC(&b, s.Prog, tree, bodyIndent(s, src)); err != nil {
+	if err := codegen.PrintC(&b, s.Prog, tree, bodyIndent(s.Scop, src)); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil
@@ -122,9 +143,11 @@ func bodyIndent(s *frontend.Scop, src []byte) string {
 }
 
 // schedule computes the dependences and an affine schedule of the region
-// and rewrites its program in the new order. When the scheduler finds no
-// schedule the region keeps its original order: always correct.
-func schedule(s *frontend.Scop, opt *Options) error {
+// and rewrites its program in the new order, laid out as the options say:
+// each band's loops reordered for locality, tiled with Tile, tile
+// wavefronts with Tile and Parallel. When the scheduler finds no schedule
+// the region keeps its original order: always correct.
+func schedule(s *region, opt *Options) error {
 	if !opt.Schedule {
 		return nil
 	}
@@ -134,14 +157,18 @@ func schedule(s *frontend.Scop, opt *Options) error {
 	}
 	sc, err := sched.Compute(s.Prog, g, sched.Options{Fusion: opt.Fusion})
 	if err != nil { // ErrNoSchedule, or a limit of poly's exact arithmetic
-		opt.note(s, "kept the original order: %v", err)
+		opt.note(s.Scop, "kept the original order: %v", err)
 		return nil
 	}
-	p, err := sched.Apply(s.Prog, sc)
+	plan := sched.Plan{Tile: opt.Tile, Reorder: true, Wavefront: opt.Tile && opt.Parallel}
+	for _, n := range opt.TileSizes {
+		plan.Sizes = append(plan.Sizes, int64(n))
+	}
+	p, loops, err := sched.ApplyPlan(s.Prog, sc, plan)
 	if err != nil {
-		opt.note(s, "kept the original order: %v", err)
+		opt.note(s.Scop, "kept the original order: %v", err)
 		return nil
 	}
-	s.Prog = p
+	s.Prog, s.loops = p, loops
 	return nil
 }

@@ -63,12 +63,36 @@ func Compute(p *ir.Program, g *deps.Graph, opt Options) (*Schedule, error) {
 				continue
 			}
 		}
+		if s.endBand() {
+			continue // the dependences the band satisfied no longer constrain
+		}
 		if !s.cut() {
 			return nil, fmt.Errorf("%w: no legal hyperplane for the dependences left", ErrNoSchedule)
 		}
 	}
+	s.endBand()
 	s.finalOrder()
 	return s.sc, nil
+}
+
+// endBand closes the current band of loop rows: it records the band and
+// drops the edges its rows satisfy. Within a band every row respects
+// every edge live at the band's start (Pluto's rule), so the band is
+// permutable and can be tiled. It reports whether any edge was dropped.
+func (s *scheduler) endBand() bool {
+	if d := s.sc.Dims(); d > s.band {
+		s.sc.Bands = append(s.sc.Bands, Band{Start: s.band, End: d})
+		s.band = d
+	}
+	progress := false
+	for e, sat := range s.sat {
+		if sat && s.live[e] {
+			s.live[e] = false
+			progress = true
+		}
+		s.sat[e] = false
+	}
+	return progress
 }
 
 // maxDims bounds the number of time dimensions (a safety net against a
@@ -79,7 +103,9 @@ type scheduler struct {
 	p      *ir.Program
 	g      *deps.Graph
 	sc     *Schedule
-	live   []bool      // edges not yet satisfied
+	live   []bool      // edges not satisfied before the current band
+	sat    []bool      // live edges a row of the current band satisfies
+	band   int         // the first dimension of the current band
 	h      [][][]int64 // per statement, the linear parts of its loop rows
 	farkas map[int][]poly.Constraint
 	// unknown layout: u (one per parameter), w, σ = Σ c, then per
@@ -90,7 +116,7 @@ type scheduler struct {
 
 func newScheduler(p *ir.Program, g *deps.Graph) *scheduler {
 	s := &scheduler{p: p, g: g, sc: &Schedule{Rows: make([][]ir.Aff, len(p.Stmts))},
-		live: make([]bool, len(g.Edges)), h: make([][][]int64, len(p.Stmts)),
+		live: make([]bool, len(g.Edges)), sat: make([]bool, len(g.Edges)), h: make([][][]int64, len(p.Stmts)),
 		farkas: map[int][]poly.Constraint{}, np: len(p.Params)}
 	for k := range s.live {
 		s.live[k] = true
@@ -345,7 +371,9 @@ const maxFarkasRows = 60
 const maxILPRows = 600
 
 // addRow records the loop row given by the unknowns sol, marks the edges
-// it satisfies and whether it is parallel.
+// it satisfies and whether it is parallel: zero distance on every edge
+// live at the start of the band, so that the row's loop carries no
+// dependence, and neither does its tile loop when the band is tiled.
 func (s *scheduler) addRow(sol []int64) {
 	np := s.np
 	for st, x := range s.p.Stmts {
@@ -371,7 +399,7 @@ func (s *scheduler) addRow(sol []int64) {
 			parallel = false
 		}
 		if err == nil && !iv.MinInf && iv.Min >= 1 {
-			s.live[e] = false
+			s.sat[e] = true
 		}
 	}
 	s.sc.Parallel = append(s.sc.Parallel, parallel)

@@ -18,7 +18,15 @@ type Schedule struct {
 	Rows [][]ir.Aff
 	// Parallel marks the time dimensions that carry no dependence.
 	Parallel []bool
+	// Bands lists the permutable bands: runs of loop dimensions every
+	// one of which respects (distance ≥ 0) every dependence not
+	// satisfied by an earlier dimension outside the band. Tiling and loop
+	// permutation stay inside a band.
+	Bands []Band
 }
+
+// Band is the run of time dimensions [Start, End).
+type Band struct{ Start, End int }
 
 // Dims is the number of time dimensions.
 func (sc *Schedule) Dims() int {
@@ -79,23 +87,8 @@ func Original(p *ir.Program) *Schedule {
 // becomes an equality of its domain. Domains with floor-division locals are
 // not supported yet.
 func Apply(p *ir.Program, sc *Schedule) (*ir.Program, error) {
-	var loops []int // time dims that are loops
-	for k := range sc.Dims() {
-		if !sc.scalar(k) {
-			loops = append(loops, k)
-		}
-	}
-	names := timeNames(p, len(loops))
-	bs := betas(sc, loops)
-	out := &ir.Program{Params: p.Params, Arrays: p.Arrays, Context: p.Context}
-	for si, s := range p.Stmts {
-		ns, err := applyStmt(p, s, sc.Rows[si], loops, names, bs[si])
-		if err != nil {
-			return nil, fmt.Errorf("sched: %s: %w", s.Name, err)
-		}
-		out.Stmts = append(out.Stmts, ns)
-	}
-	return out, nil
+	out, _, err := ApplyPlan(p, sc, Plan{})
+	return out, err
 }
 
 // timeNames returns n counter names that clash with no parameter or array.
@@ -106,6 +99,9 @@ func timeNames(p *ir.Program, n int) []string {
 	}
 	for _, a := range p.Arrays {
 		taken[a.Name] = true
+	}
+	for _, v := range p.Vars { // declared outside: a loop would reuse, not declare, them
+		taken[v] = true
 	}
 	for prefix := "t"; ; prefix += "t" {
 		out := make([]string, n)
@@ -120,9 +116,12 @@ func timeNames(p *ir.Program, n int) []string {
 	}
 }
 
-func applyStmt(p *ir.Program, s *ir.Stmt, rows []ir.Aff, loops []int, names []string, beta []int) (*ir.Stmt, error) {
+// stmtMap returns statement s's counters as affine forms over the counters
+// of the loop dimensions (old), and its domain over them (cons, without
+// the projections the code generator needs).
+func stmtMap(p *ir.Program, s *ir.Stmt, rows []ir.Aff, loops []int) (old []ir.Aff, cons []ir.Constraint, err error) {
 	if len(s.Domain.Divs) > 0 {
-		return nil, fmt.Errorf("domains with strides or floor divisions are not supported by schedule application yet")
+		return nil, nil, fmt.Errorf("domains with strides or floor divisions are not supported by schedule application yet")
 	}
 	d, np, m := s.Depth(), len(p.Params), len(loops)
 	// The rows of the loop dimensions that move with this statement's
@@ -134,7 +133,7 @@ func applyStmt(p *ir.Program, s *ir.Stmt, rows []ir.Aff, loops []int, names []st
 		}
 	}
 	if len(sel) != d {
-		return nil, fmt.Errorf("%d schedule rows depend on its %d counters", len(sel), d)
+		return nil, nil, fmt.Errorf("%d schedule rows depend on its %d counters", len(sel), d)
 	}
 	M := make([][]int64, d)
 	for r, j := range sel {
@@ -142,10 +141,10 @@ func applyStmt(p *ir.Program, s *ir.Stmt, rows []ir.Aff, loops []int, names []st
 	}
 	inv, err := unimodularInverse(M)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// old[l] = Σ_r inv[l][r]·(t_sel[r] − Param·p − c), an affine form over the new counters.
-	old := make([]ir.Aff, d)
+	old = make([]ir.Aff, d)
 	for l := range d {
 		a := ir.Aff{Iter: make([]int64, m), Param: make([]int64, np)}
 		for r, j := range sel {
@@ -158,14 +157,6 @@ func applyStmt(p *ir.Program, s *ir.Stmt, rows []ir.Aff, loops []int, names []st
 		}
 		old[l] = a
 	}
-	ns := &ir.Stmt{
-		Name: s.Name, Iters: names, Dir: make([]int, m), Op: s.Op, Pos: s.Pos, Text: s.Text,
-		Beta: beta,
-	}
-	for k := range ns.Dir {
-		ns.Dir[k] = 1
-	}
-	var cons []ir.Constraint
 	for _, c := range s.Domain.Cons {
 		cons = append(cons, ir.Constraint{Eq: c.Eq, Aff: substitute(c.Aff, old, m, np)})
 	}
@@ -181,20 +172,7 @@ func applyStmt(p *ir.Program, s *ir.Stmt, rows []ir.Aff, loops []int, names []st
 		a.Const = -rows[k].Const
 		cons = append(cons, ir.Constraint{Eq: true, Aff: a})
 	}
-	cons, err = withProjections(cons, m, np)
-	if err != nil {
-		return nil, err
-	}
-	ns.Domain = ir.Domain{Cons: cons}
-	for _, acc := range s.Accesses {
-		na := &ir.Access{Array: acc.Array, Write: acc.Write}
-		for _, x := range acc.Index {
-			na.Index = append(na.Index, substitute(x, old, m, np))
-		}
-		ns.Accesses = append(ns.Accesses, na)
-	}
-	ns.RHS = rewriteIters(s.RHS, old, np)
-	return ns, nil
+	return old, cons, nil
 }
 
 func isConstant(a ir.Aff) bool {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 
 	"nestor/frontend"
@@ -18,6 +19,9 @@ type sourceFlags struct {
 	include, define listFlag
 	check           bool
 	schedule        bool
+	tile, parallel  bool
+	notile, nopar   bool
+	tileSizes       string
 	fuse            string
 }
 
@@ -27,15 +31,22 @@ func (s *sourceFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&s.check, "check", false, "verify the IR's invariants after every pass (for debugging nestor)")
 }
 
-// registerOpt adds the flags that choose transformations.
+// registerOpt adds the flags that choose transformations (polycc's
+// spelling where it has one).
 func (s *sourceFlags) registerOpt(fs *flag.FlagSet) {
-	fs.BoolVar(&s.schedule, "schedule", false, "compute an affine schedule (Pluto-style; experimental: kernels it cannot schedule keep their order, with a note)")
-	fs.StringVar(&s.fuse, "fuse", "smart", "fusion policy of --schedule: `smart`, max or no")
+	fs.BoolVar(&s.schedule, "schedule", true, "compute an affine schedule (Pluto-style); --schedule=false keeps the original order and turns off what follows")
+	fs.BoolVar(&s.tile, "tile", true, "tile the permutable bands of the schedule")
+	fs.BoolVar(&s.notile, "notile", false, "do not tile (same as --tile=false)")
+	fs.StringVar(&s.tileSizes, "tile-sizes", "", "tile sizes, outermost band loop first, e.g. `32,32,128` (default: from the cache model; 0 keeps the model's)")
+	fs.BoolVar(&s.parallel, "parallel", true, "mark parallel loops for OpenMP (parallel for, simd) and run tile wavefronts in parallel")
+	fs.BoolVar(&s.nopar, "noparallel", false, "do not mark parallel loops (same as --parallel=false)")
+	fs.StringVar(&s.fuse, "fuse", "smart", "fusion policy of the scheduler: `smart`, max or no")
 }
 
 // options returns the pipeline options the flags select; notes go to w.
 func (s *sourceFlags) options(w io.Writer) (pipeline.Options, error) {
-	o := pipeline.Options{Check: s.check, Schedule: s.schedule, Notes: w}
+	o := pipeline.Options{Check: s.check, Schedule: s.schedule, Notes: w,
+		Tile: s.schedule && s.tile && !s.notile, Parallel: s.schedule && s.parallel && !s.nopar}
 	switch s.fuse {
 	case "smart":
 		o.Fusion = sched.SmartFuse
@@ -45,6 +56,15 @@ func (s *sourceFlags) options(w io.Writer) (pipeline.Options, error) {
 		o.Fusion = sched.NoFuse
 	default:
 		return o, usageError{fmt.Sprintf("--fuse %q: want smart, max or no", s.fuse)}
+	}
+	if s.tileSizes != "" {
+		for _, f := range strings.Split(s.tileSizes, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || n < 0 {
+				return o, usageError{fmt.Sprintf("--tile-sizes %q: want non-negative integers separated by commas", s.tileSizes)}
+			}
+			o.TileSizes = append(o.TileSizes, n)
+		}
 	}
 	return o, nil
 }

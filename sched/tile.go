@@ -1,0 +1,374 @@
+package sched
+
+import (
+	"fmt"
+	"slices"
+
+	"nestor/ir"
+	"nestor/model"
+)
+
+// Plan says how ApplyPlan lays the loop dimensions of a schedule out as
+// loops. The zero Plan gives Apply's program: one loop per loop dimension,
+// in schedule order.
+type Plan struct {
+	// Tile tiles every band of two or more loop dimensions: each loop
+	// dimension t of the band gets a tile loop T outside the band with
+	// s·T ≤ t ≤ s·T + s − 1. Sizes gives s per band dimension, outermost
+	// first, for every band; a missing or zero entry takes the size of
+	// the cache model (TileSizes).
+	Tile  bool
+	Sizes []int64
+	// Reorder moves to the innermost position of each band the loop with
+	// the most stride-1 and invariant accesses (parallel loops first
+	// among equals), and to the outermost tile position a parallel one.
+	Reorder bool
+	// Wavefront skews the first two tile loops of a tiled band none of
+	// whose loops is parallel (T1 + T2 replaces T1), which makes the
+	// second one parallel: tiles on one wavefront run in any order.
+	Wavefront bool
+}
+
+// LoopInfo describes one counter (one loop) of the program ApplyPlan
+// returns.
+type LoopInfo struct {
+	// Parallel reports whether the loop carries no dependence: its
+	// iterations may run in any order, in parallel, or as SIMD lanes.
+	Parallel bool
+	// Tile reports whether the loop counts tiles.
+	Tile bool
+	// Size is the tile size of a tile loop.
+	Size int64
+}
+
+// ApplyPlan rewrites p in the order of sc, laid out as plan says; see
+// Apply. Every statement of the result has the same counters, described
+// by the returned LoopInfo.
+//
+// Tiling and reordering stay within the permutable bands of sc, where
+// they are legal: every dependence not satisfied before a band has a
+// non-negative distance on each of its dimensions, hence also between
+// tiles, and any order of the loops of a band (tile loops among
+// themselves, point loops among themselves) keeps the dependences
+// lexicographically positive.
+func ApplyPlan(p *ir.Program, sc *Schedule, plan Plan) (*ir.Program, []LoopInfo, error) {
+	var loops []int // time dims that are loops
+	for k := range sc.Dims() {
+		if !sc.scalar(k) {
+			loops = append(loops, k)
+		}
+	}
+	m := len(loops)
+	olds := make([][]ir.Aff, len(p.Stmts))
+	conss := make([][]ir.Constraint, len(p.Stmts))
+	for si, s := range p.Stmts {
+		var err error
+		olds[si], conss[si], err = stmtMap(p, s, sc.Rows[si], loops)
+		if err != nil {
+			return nil, nil, fmt.Errorf("sched: %s: %w", s.Name, err)
+		}
+	}
+	lay := layout(p, sc, loops, olds, plan)
+	names := timeNames(p, len(lay.info))
+	bs := betas(sc, loops)
+	out := &ir.Program{Params: p.Params, Arrays: p.Arrays, Context: p.Context}
+	for si, s := range p.Stmts {
+		ns, err := lay.stmt(p, s, olds[si], conss[si], bs[si], names, m)
+		if err != nil {
+			return nil, nil, fmt.Errorf("sched: %s: %w", s.Name, err)
+		}
+		out.Stmts = append(out.Stmts, ns)
+	}
+	return out, lay.info, nil
+}
+
+// plan is the layout of the counters: where each loop dimension's
+// counter goes, and the tile counters.
+type planLayout struct {
+	pos   []int       // new index of loop dimension j's counter
+	tiles []tileLoop  // the tile counters
+	start []int       // per new counter, the loop dimension whose beta entry precedes it, or -1
+	info  []LoopInfo  // per new counter
+	skew  map[int]int // wavefront: tile counter index → the tile index added to it
+}
+
+// tileLoop is tile counter at (new index) of loop dimension j: size·at ≤ t_j ≤ size·at + size − 1.
+type tileLoop struct {
+	at, j int
+	size  int64
+}
+
+// layout decides the order of the counters.
+func layout(p *ir.Program, sc *Schedule, loops []int, olds [][]ir.Aff, plan Plan) *planLayout {
+	m := len(loops)
+	dimOf := map[int]int{} // time dim → loop index
+	for j, k := range loops {
+		dimOf[k] = j
+	}
+	// Groups of loop indices laid out together: each band (restricted to
+	// loop dims), and every other loop alone.
+	var groups [][]int
+	inBand := make([]bool, m)
+	for _, b := range sc.Bands {
+		var g []int
+		for k := b.Start; k < b.End; k++ {
+			if j, ok := dimOf[k]; ok {
+				g = append(g, j)
+				inBand[j] = true
+			}
+		}
+		if len(g) > 0 {
+			groups = append(groups, g)
+		}
+	}
+	for j := range m {
+		if !inBand[j] {
+			groups = append(groups, []int{j})
+		}
+	}
+	slices.SortFunc(groups, func(a, b []int) int { return a[0] - b[0] })
+
+	lay := &planLayout{pos: make([]int, m), skew: map[int]int{}}
+	parallel := func(j int) bool { return sc.Parallel[loops[j]] }
+	for _, g := range groups {
+		points := slices.Clone(g)
+		if plan.Reorder && len(g) > 1 {
+			points = innermostLast(p, sc, loops, olds, g)
+		}
+		if plan.Tile && len(g) > 1 {
+			tiles := slices.Clone(g)
+			if plan.Reorder {
+				// A parallel tile loop outermost: its loop becomes the
+				// OpenMP loop with the most work per thread.
+				if k := slices.IndexFunc(tiles, parallel); k > 0 {
+					j := tiles[k]
+					tiles = append([]int{j}, slices.Delete(tiles, k, k+1)...)
+				}
+			}
+			sizes := TileSizes(p, olds, g, points[len(points)-1], plan.Sizes)
+			first := len(lay.info)
+			for _, j := range tiles {
+				at := len(lay.info)
+				size := sizes[slices.Index(g, j)]
+				lay.tiles = append(lay.tiles, tileLoop{at: at, j: j, size: size})
+				lay.info = append(lay.info, LoopInfo{Parallel: parallel(j), Tile: true, Size: size})
+				lay.start = append(lay.start, -1)
+			}
+			lay.start[first] = g[0]
+			if plan.Wavefront && !slices.ContainsFunc(g, parallel) {
+				// T1 + T2 replaces T1; T2 then carries no dependence of
+				// the band (distances are non-negative in both).
+				lay.skew[first] = first + 1
+				lay.info[first].Parallel = false
+				lay.info[first+1].Parallel = true
+			}
+		}
+		for n, j := range points {
+			lay.pos[j] = len(lay.info)
+			lay.info = append(lay.info, LoopInfo{Parallel: parallel(j)})
+			if n == 0 && !(plan.Tile && len(g) > 1) {
+				lay.start = append(lay.start, g[0])
+			} else {
+				lay.start = append(lay.start, -1)
+			}
+		}
+	}
+	return lay
+}
+
+// stmt builds statement s over the new counters from old (s's counters as
+// forms over the m loop-dimension counters) and cons (its domain over
+// them).
+func (lay *planLayout) stmt(p *ir.Program, s *ir.Stmt, old []ir.Aff, cons []ir.Constraint, beta []int, names []string, m int) (*ir.Stmt, error) {
+	n, np := len(lay.info), len(p.Params)
+	remap := func(a ir.Aff) ir.Aff {
+		out := ir.Aff{Iter: make([]int64, n), Param: slices.Clone(a.Param), Const: a.Const}
+		for j, c := range a.Iter {
+			out.Iter[lay.pos[j]] += c
+		}
+		return out
+	}
+	var all []ir.Constraint
+	for _, c := range cons {
+		all = append(all, ir.Constraint{Eq: c.Eq, Aff: remap(c.Aff)})
+	}
+	for _, tl := range lay.tiles {
+		// t − s·T ≥ 0 and s·T + s − 1 − t ≥ 0, with T = W − T2 where the
+		// tile loop is skewed.
+		lo := ir.Aff{Iter: make([]int64, n), Param: make([]int64, np)}
+		lo.Iter[lay.pos[tl.j]] = 1
+		lo.Iter[tl.at] -= tl.size
+		if by, ok := lay.skew[tl.at]; ok {
+			lo.Iter[by] += tl.size
+		}
+		hi := neg(lo)
+		hi.Const += tl.size - 1
+		all = append(all, ir.Constraint{Aff: lo}, ir.Constraint{Aff: hi})
+	}
+	all, err := withProjections(all, n, np)
+	if err != nil {
+		return nil, err
+	}
+	ns := &ir.Stmt{Name: s.Name, Iters: names, Dir: make([]int, n), Op: s.Op, Pos: s.Pos, Text: s.Text,
+		Beta: make([]int, n+1), Domain: ir.Domain{Cons: all}}
+	for k := range ns.Dir {
+		ns.Dir[k] = 1
+	}
+	for k, j := range lay.start {
+		if j >= 0 {
+			ns.Beta[k] = beta[j]
+		}
+	}
+	ns.Beta[n] = beta[m]
+	news := make([]ir.Aff, len(old))
+	for l, a := range old {
+		news[l] = remap(a)
+	}
+	for _, acc := range s.Accesses {
+		na := &ir.Access{Array: acc.Array, Write: acc.Write}
+		for _, x := range acc.Index {
+			na.Index = append(na.Index, substitute(x, news, n, np))
+		}
+		ns.Accesses = append(ns.Accesses, na)
+	}
+	ns.RHS = rewriteIters(s.RHS, news, np)
+	return ns, nil
+}
+
+func neg(a ir.Aff) ir.Aff {
+	out := ir.Aff{Iter: make([]int64, len(a.Iter)), Param: make([]int64, len(a.Param)), Const: -a.Const}
+	for k, c := range a.Iter {
+		out.Iter[k] = -c
+	}
+	for k, c := range a.Param {
+		out.Param[k] = -c
+	}
+	return out
+}
+
+// innermostLast returns the loops of band g with the best innermost loop
+// moved last, the others in schedule order. A loop scores, over every
+// access of every statement, 2 when only the last subscript moves with it
+// by ±1 (consecutive elements), 1 when no subscript does (the element
+// stays in a register), and −4 otherwise (a new cache line per
+// iteration); a parallel loop gets 1 more (it vectorizes without
+// reassociation). Ties keep the later loop.
+func innermostLast(p *ir.Program, sc *Schedule, loops []int, olds [][]ir.Aff, g []int) []int {
+	best, bestScore := g[len(g)-1], 0
+	for n, j := range g {
+		score := 0
+		if sc.Parallel[loops[j]] {
+			score++
+		}
+		for si, s := range p.Stmts {
+			for _, acc := range s.Accesses {
+				score += strideScore(acc, olds[si], j)
+			}
+		}
+		if n == 0 || score >= bestScore {
+			best, bestScore = j, score
+		}
+	}
+	out := slices.DeleteFunc(slices.Clone(g), func(j int) bool { return j == best })
+	return append(out, best)
+}
+
+// step returns how much subscript x changes when loop counter j grows by
+// one, with the statement's counters given by old.
+func step(x ir.Aff, old []ir.Aff, j int) int64 {
+	var v int64
+	for l, c := range x.Iter {
+		v += c * old[l].Iter[j]
+	}
+	return v
+}
+
+// strideScore rates how access acc moves along loop j (see innermostLast).
+func strideScore(acc *ir.Access, old []ir.Aff, j int) int {
+	last := len(acc.Index) - 1
+	for k := 0; k < last; k++ {
+		if step(acc.Index[k], old, j) != 0 {
+			return -4
+		}
+	}
+	if last < 0 {
+		return 1
+	}
+	switch v := step(acc.Index[last], old, j); {
+	case v == 0:
+		return 1
+	case v == 1 || v == -1:
+		return 2
+	}
+	return -4
+}
+
+// Tile-size model bounds.
+const (
+	minTile = 8   // below this, loop overhead dominates
+	maxTile = 256 // beyond this, tiles stop fitting any cache
+	// innerFactor stretches the innermost point loop: long stride-1 runs
+	// keep SIMD lanes and prefetchers busy.
+	innerFactor = 4
+)
+
+// TileSizes returns the tile size of every loop of band g (in g's order),
+// with inner the loop that runs innermost: the model's sizes where
+// override has no positive entry. The model takes one size s for every
+// loop (innerFactor·s for the innermost), the largest power of two for
+// which the data one tile touches fits in half the L2 cache, as counted
+// by footprint.
+func TileSizes(p *ir.Program, olds [][]ir.Aff, g []int, inner int, override []int64) []int64 {
+	budget := model.Host().L2 / 2
+	sizes := make([]int64, len(g))
+	set := func(s int64) {
+		for n, j := range g {
+			sizes[n] = s
+			if j == inner {
+				sizes[n] = min(s*innerFactor, maxTile*innerFactor)
+			}
+		}
+	}
+	s := int64(minTile)
+	for s*2 <= maxTile {
+		set(s * 2)
+		if footprint(p, olds, g, sizes) > budget {
+			break
+		}
+		s *= 2
+	}
+	set(s)
+	for n := range sizes {
+		if n < len(override) && override[n] > 0 {
+			sizes[n] = override[n]
+		}
+	}
+	return sizes
+}
+
+// footprint estimates the bytes one tile touches: per array, the product
+// over its dimensions of the range of the subscript over the tile (1 +
+// Σ |step|·(size − 1) over the band's loops), the largest over the
+// array's accesses, times the element size.
+func footprint(p *ir.Program, olds [][]ir.Aff, g []int, sizes []int64) int64 {
+	per := map[*ir.Array]int64{}
+	for si, s := range p.Stmts {
+		for _, acc := range s.Accesses {
+			n := int64(1)
+			for _, x := range acc.Index {
+				r := int64(1)
+				for k, j := range g {
+					r += abs64(step(x, olds[si], j)) * (sizes[k] - 1)
+				}
+				n *= r
+			}
+			a := p.Arrays[acc.Array]
+			per[a] = max(per[a], n*int64(a.Elem.Size()))
+		}
+	}
+	var total int64
+	for _, b := range per {
+		total += b
+	}
+	return total
+}
