@@ -27,5 +27,36 @@ func Format(p *ir.Program, sc *Schedule) string {
 		}
 	}
 	fmt.Fprintf(&b, "parallel dimensions: [%s]\n", strings.Join(par, ", "))
+	var bands []string
+	for _, bd := range sc.Bands {
+		var dims []string
+		for k := bd.Start; k < bd.End; k++ {
+			dims = append(dims, fmt.Sprint(k))
+		}
+		bands = append(bands, "["+strings.Join(dims, ", ")+"]")
+	}
+	fmt.Fprintf(&b, "permutable bands: %s\n", strings.Join(bands, " "))
+	return b.String()
+}
+
+// FormatLoops prints the loops ApplyPlan lays out, outermost first: the
+// counter, what it scans, and whether it is parallel; with wavefront, the
+// loop after a skewed tile loop counts tiles of its wavefront.
+func FormatLoops(names []string, loops []LoopInfo) string {
+	var b strings.Builder
+	for k, l := range loops {
+		what := fmt.Sprintf("dimension %d", l.Dim)
+		if l.Tile {
+			what = fmt.Sprintf("tiles of dimension %d, size %d", l.Dim, l.Size)
+		}
+		if l.Wavefront {
+			what = fmt.Sprintf("wavefronts of tiles: dimension %d + the next loop's, size %d", l.Dim, l.Size)
+		}
+		par := ""
+		if l.Parallel {
+			par = ", parallel"
+		}
+		fmt.Fprintf(&b, "%s: %s%s\n", names[k], what, par)
+	}
 	return b.String()
 }

@@ -39,6 +39,12 @@ type LoopInfo struct {
 	Tile bool
 	// Size is the tile size of a tile loop.
 	Size int64
+	// Wavefront reports whether a tile loop counts the sum of its own
+	// tile index and the next loop's (a tile wavefront).
+	Wavefront bool
+	// Dim is the time dimension of the schedule the loop scans (a tile
+	// loop: whose tiles it counts).
+	Dim int
 }
 
 // ApplyPlan rewrites p in the order of sc, laid out as plan says; see
@@ -151,7 +157,7 @@ func layout(p *ir.Program, sc *Schedule, loops []int, olds [][]ir.Aff, plan Plan
 				at := len(lay.info)
 				size := sizes[slices.Index(g, j)]
 				lay.tiles = append(lay.tiles, tileLoop{at: at, j: j, size: size})
-				lay.info = append(lay.info, LoopInfo{Parallel: parallel(j), Tile: true, Size: size})
+				lay.info = append(lay.info, LoopInfo{Parallel: parallel(j), Tile: true, Size: size, Dim: loops[j]})
 				lay.start = append(lay.start, -1)
 			}
 			lay.start[first] = g[0]
@@ -160,12 +166,13 @@ func layout(p *ir.Program, sc *Schedule, loops []int, olds [][]ir.Aff, plan Plan
 				// the band (distances are non-negative in both).
 				lay.skew[first] = first + 1
 				lay.info[first].Parallel = false
+				lay.info[first].Wavefront = true
 				lay.info[first+1].Parallel = true
 			}
 		}
 		for n, j := range points {
 			lay.pos[j] = len(lay.info)
-			lay.info = append(lay.info, LoopInfo{Parallel: parallel(j)})
+			lay.info = append(lay.info, LoopInfo{Parallel: parallel(j), Dim: loops[j]})
 			if n == 0 && !(plan.Tile && len(g) > 1) {
 				lay.start = append(lay.start, g[0])
 			} else {

@@ -47,6 +47,17 @@ original order.`,
 					continue
 				}
 				fmt.Fprint(out, indentLines(sched.Format(s.Prog, sc), "  "))
+				plan := sched.Plan{Tile: opts.Tile, Reorder: true, Wavefront: opts.Tile && opts.Parallel}
+				for _, n := range opts.TileSizes {
+					plan.Sizes = append(plan.Sizes, int64(n))
+				}
+				p, loops, err := sched.ApplyPlan(s.Prog, sc, plan)
+				if err != nil {
+					fmt.Fprintf(out, "  the schedule cannot be applied, the original order stays: %v\n", err)
+					continue
+				}
+				fmt.Fprintln(out, "  loops, outermost first:")
+				fmt.Fprint(out, indentLines(sched.FormatLoops(p.Stmts[0].Iters, loops), "    "))
 			}
 			return nil
 		}
