@@ -27,6 +27,9 @@ type Loop struct {
 	Step    int64
 	Dir     int
 	Pragmas []string // printed as "#pragma X" lines before the loop: "omp parallel for", "omp simd"
+	// NonEmpty reports that the loop is known to run at least once
+	// wherever it is reached (set by Build's simplification).
+	NonEmpty bool
 	Body    []Node
 }
 

@@ -411,12 +411,18 @@ func TestPragmas(t *testing.T) {
 	if err := PrintC(&b, p, n, ""); err != nil {
 		t.Fatal(err)
 	}
+	// The pragma stays on the loop, inside the block that keeps C[i][j]
+	// in a variable (scalar replacement).
 	want := `#pragma omp parallel for
 for (int i = 0; i < ni; i++)
   for (int j = 0; j < nj; j++) {
-    #pragma omp simd
-    for (int k = 0; k < nk; k++)
-      C[i][j] += alpha * A[i][k] * B[k][j];
+    if (nk >= 1) {
+      double C_r = C[i][j];
+      #pragma omp simd
+      for (int k = 0; k < nk; k++)
+        C_r += alpha * A[i][k] * B[k][j];
+      C[i][j] = C_r;
+    }
   }
 `
 	if b.String() != want {

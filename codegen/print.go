@@ -47,6 +47,10 @@ type printer struct {
 	// not read; off when a test prints statements its own way (a trace
 	// that reads every counter).
 	elide bool
+	// regs maps an element, as printed, to the variable that holds it
+	// (scalar replacement); taken lists the variables made so far.
+	regs  map[string]string
+	taken map[string]bool
 	err   error
 }
 
@@ -175,9 +179,6 @@ func (pr *printer) loop(l *Loop, depth int) {
 		pr.names = pr.names[:len(pr.names)-1]
 		return
 	}
-	for _, pg := range l.Pragmas {
-		pr.line(depth, "#pragma "+pg)
-	}
 	decl := "int "
 	if pr.vars[l.Iter] {
 		decl = ""
@@ -200,8 +201,51 @@ func (pr *printer) loop(l *Loop, depth int) {
 	}
 	header := fmt.Sprintf("for (%s%s = %s; %s; %s)", decl, l.Iter, init, test, incr)
 	pr.names = append(pr.names, l.Iter)
-	pr.nested(depth, header, l.Body)
+	var regs []register
+	if pr.elide && innermost(l) {
+		regs = pr.registers(l)
+	}
+	if len(regs) == 0 {
+		for _, pg := range l.Pragmas {
+			pr.line(depth, "#pragma "+pg)
+		}
+		pr.nested(depth, header, l.Body)
+		pr.names = pr.names[:len(pr.names)-1]
+		return
+	}
+	// The loop with its registers: guarded unless known non-empty.
 	pr.names = pr.names[:len(pr.names)-1]
+	open := "{"
+	if !l.NonEmpty {
+		test := pr.bound(l.Lower, true) + " <= " + pr.bound(l.Upper, false)
+		if lo, up := l.Lower[0], l.Upper[0]; len(l.Lower) == 1 && len(l.Upper) == 1 && len(lo.Of) == 0 && len(up.Of) == 0 && lo.Den == 1 && up.Den == 1 {
+			test = pr.cond(Cond{Aff: sub(up.Aff, lo.Aff)})
+		}
+		open = "if (" + test + ") {"
+	}
+	pr.line(depth, open)
+	for _, r := range regs {
+		pr.line(depth+1, fmt.Sprintf("%s %s = %s;", r.elem, r.name, r.access))
+	}
+	if pr.regs == nil {
+		pr.regs = map[string]string{}
+	}
+	for _, r := range regs {
+		pr.regs[r.access] = r.name
+	}
+	for _, pg := range l.Pragmas {
+		pr.line(depth+1, "#pragma "+pg)
+	}
+	pr.names = append(pr.names, l.Iter)
+	pr.nested(depth+1, header, l.Body)
+	pr.names = pr.names[:len(pr.names)-1]
+	for _, r := range regs {
+		delete(pr.regs, r.access)
+		if r.written {
+			pr.line(depth+1, fmt.Sprintf("%s = %s;", r.access, r.name))
+		}
+	}
+	pr.line(depth, "}")
 }
 
 // upperTest prints "i <= U", or "i < U + 1" when that reads simpler: U
@@ -415,6 +459,9 @@ func (pr *printer) access(a *ir.Access, in *Instance) string {
 	b.WriteString(pr.p.Arrays[a.Array].Name)
 	for _, x := range a.Index {
 		b.WriteString("[" + pr.aff(compose(x, in.Iters), nil) + "]")
+	}
+	if r, ok := pr.regs[b.String()]; ok {
+		return r
 	}
 	return b.String()
 }

@@ -37,6 +37,7 @@ func simplifyNodes(ns []Node, known []poly.Constraint, depth, np int) []Node {
 				inner = append(inner, boundRows(n.Lower, n.Level, true, depth, np)...)
 				inner = append(inner, boundRows(n.Upper, n.Level, false, depth, np)...)
 			}
+			n.NonEmpty = nonEmpty(known, n, depth, np)
 			n.Body = simplifyNodes(n.Body, inner, depth, np)
 			out = append(out, n)
 		case *If:
@@ -147,4 +148,24 @@ func toPoly(a ir.Aff, eq bool, depth, np int) poly.Constraint {
 	copy(coef[depth:], a.Param)
 	coef[depth+np] = a.Const
 	return poly.Constraint{Eq: eq, Coef: coef}
+}
+
+// nonEmpty reports whether the known constraints imply that loop l runs
+// at least once: every leaf of its lower bound (a max) is at most every
+// leaf of its upper bound (a min), both with denominator 1.
+func nonEmpty(known []poly.Constraint, l *Loop, depth, np int) bool {
+	if len(l.Lower) == 0 || len(l.Upper) == 0 {
+		return false
+	}
+	for _, lo := range l.Lower {
+		for _, up := range l.Upper {
+			if len(lo.Of) > 0 || len(up.Of) > 0 || lo.Den != 1 || up.Den != 1 || usesLocals(lo.Aff) || usesLocals(up.Aff) {
+				return false
+			}
+			if !guardImplied(known, Cond{Aff: sub(up.Aff, lo.Aff)}, depth, np) {
+				return false
+			}
+		}
+	}
+	return true
 }
