@@ -30,7 +30,7 @@ type Loop struct {
 	// NonEmpty reports that the loop is known to run at least once
 	// wherever it is reached (set by Build's simplification).
 	NonEmpty bool
-	Body    []Node
+	Body     []Node
 }
 
 // Bound is one term of a loop bound. A leaf (Of empty) is ⌈Aff/Den⌉ in a
