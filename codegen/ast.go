@@ -30,6 +30,10 @@ type Loop struct {
 	// NonEmpty reports that the loop is known to run at least once
 	// wherever it is reached (set by Build's simplification).
 	NonEmpty bool
+	// Registers lists the arrays (indices into Program.Arrays) one of
+	// whose elements an innermost loop may keep in a variable (set by
+	// Build's simplification; see scalar.go).
+	Registers []int
 	Body     []Node
 }
 

@@ -150,6 +150,13 @@ func (pr *printer) nested(depth int, header string, body []Node) {
 		pr.line(depth, header+" {}")
 		return
 	}
+	if l, ok := body[0].(*Loop); len(body) == 1 && ok && pr.merges(l) {
+		// The loop's register block becomes this header's block.
+		pr.line(depth, header+" {")
+		pr.registerLoop(l, depth+1, pr.registers(l))
+		pr.line(depth, "}")
+		return
+	}
 	if l, ok := body[0].(*Loop); len(body) == 1 && !(ok && len(l.Pragmas) > 0) {
 		pr.line(depth, header)
 		pr.node(body[0], depth+1)
@@ -224,8 +231,21 @@ func (pr *printer) loop(l *Loop, depth int) {
 		open = "if (" + test + ") {"
 	}
 	pr.line(depth, open)
+	pr.registerLoop(l, depth+1, regs)
+	pr.line(depth, "}")
+}
+
+// merges reports whether loop l prints as a block of registers that needs
+// no test of its own, so an enclosing header can hold it.
+func (pr *printer) merges(l *Loop) bool {
+	return pr.elide && l.NonEmpty && len(l.Registers) > 0 && innermost(l) && !(singleIteration(l) && len(l.Pragmas) == 0)
+}
+
+// registerLoop prints loop l at depth with regs loaded before and the
+// written ones stored after, without enclosing braces.
+func (pr *printer) registerLoop(l *Loop, depth int, regs []register) {
 	for _, r := range regs {
-		pr.line(depth+1, fmt.Sprintf("%s %s = %s;", r.elem, r.name, r.access))
+		pr.line(depth, fmt.Sprintf("%s %s = %s;", r.elem, r.name, r.access))
 	}
 	if pr.regs == nil {
 		pr.regs = map[string]string{}
@@ -233,19 +253,16 @@ func (pr *printer) loop(l *Loop, depth int) {
 	for _, r := range regs {
 		pr.regs[r.access] = r.name
 	}
-	for _, pg := range l.Pragmas {
-		pr.line(depth+1, "#pragma "+pg)
-	}
-	pr.names = append(pr.names, l.Iter)
-	pr.nested(depth+1, header, l.Body)
-	pr.names = pr.names[:len(pr.names)-1]
+	saved := l.Registers
+	l.Registers = nil // printed once: the loop itself prints plain
+	pr.loop(l, depth)
+	l.Registers = saved
 	for _, r := range regs {
 		delete(pr.regs, r.access)
 		if r.written {
-			pr.line(depth+1, fmt.Sprintf("%s = %s;", r.access, r.name))
+			pr.line(depth, fmt.Sprintf("%s = %s;", r.access, r.name))
 		}
 	}
-	pr.line(depth, "}")
 }
 
 // upperTest prints "i <= U", or "i < U + 1" when that reads simpler: U

@@ -7,9 +7,9 @@ import (
 )
 
 // Scalar replacement. In an innermost loop, an array element whose
-// subscripts do not move with the loop's counter, and which is the only
-// element of its array the loop touches, lives in a local variable for
-// the whole loop: loaded once before, stored once after when the loop
+// subscripts do not move with the loop's counter, when every other
+// access of the loop to its array provably names another element, lives
+// in a local variable for the whole loop: loaded once before, stored once after when the loop
 // writes it. C compilers cannot do this themselves when arrays are
 // pointers that may alias (PolyBench passes them so); nestor's dependence
 // analysis already assumes distinct arrays do not overlap. The result is
@@ -28,54 +28,39 @@ type register struct {
 }
 
 // registers returns the elements of innermost loop l to keep in
-// variables, in the order of first access.
+// variables, in the order of l.Registers: for each such array, the one
+// element its accesses that do not move with the loop name.
 func (pr *printer) registers(l *Loop) []register {
-	type use struct {
-		sub     []ir.Aff
-		text    string
-		ok      bool
-		written bool
-	}
-	uses := map[int]*use{} // by array
-	var order []int
-	for _, n := range l.Body {
-		in, ok := n.(*Instance)
-		if !ok {
-			return nil // guards or nested loops: keep it simple
-		}
-		s := pr.p.Stmts[in.Stmt]
-		for k, acc := range s.Accesses {
-			if len(acc.Index) == 0 {
-				continue // already a scalar variable
-			}
-			sub := make([]ir.Aff, len(acc.Index))
-			moves := false
-			for j, x := range acc.Index {
-				sub[j] = compose(x, in.Iters)
-				moves = moves || (l.Level < len(sub[j].Iter) && sub[j].Iter[l.Level] != 0)
-			}
-			u := uses[acc.Array]
-			if u == nil {
-				u = &use{sub: sub, text: pr.access(acc, in), ok: true}
-				uses[acc.Array] = u
-				order = append(order, acc.Array)
-			}
-			if moves || !sameSubscripts(u.sub, sub) {
-				u.ok = false
-			}
-			u.written = u.written || k == 0
-		}
-	}
 	var out []register
-	for _, a := range order {
-		u := uses[a]
-		if !u.ok {
-			continue
+	for _, a := range l.Registers {
+		r := register{}
+		for _, n := range l.Body {
+			in := n.(*Instance) // registerArrays accepts only instances
+			for k, acc := range pr.p.Stmts[in.Stmt].Accesses {
+				if acc.Array != a || moves(acc, in, l.Level) {
+					continue
+				}
+				if r.access == "" {
+					arr := pr.p.Arrays[a]
+					r = register{name: pr.fresh(arr.Name + "_r"), elem: arr.Elem.String(), access: pr.access(acc, in)}
+				}
+				r.written = r.written || k == 0
+			}
 		}
-		arr := pr.p.Arrays[a]
-		out = append(out, register{name: pr.fresh(arr.Name + "_r"), elem: arr.Elem.String(), access: u.text, written: u.written})
+		out = append(out, r)
 	}
 	return out
+}
+
+// moves reports whether access acc of instance in changes with the
+// counter at level k.
+func moves(acc *ir.Access, in *Instance, k int) bool {
+	for _, x := range acc.Index {
+		if c := compose(x, in.Iters); k < len(c.Iter) && c.Iter[k] != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func sameSubscripts(a, b []ir.Aff) bool {

@@ -24,10 +24,10 @@ func simplify(p *ir.Program, b *Block) {
 	for _, c := range p.Context {
 		known = append(known, toPoly(c.Aff, c.Eq, depth, np))
 	}
-	b.Body = simplifyNodes(b.Body, known, depth, np)
+	b.Body = simplifyNodes(p, b.Body, known, depth, np)
 }
 
-func simplifyNodes(ns []Node, known []poly.Constraint, depth, np int) []Node {
+func simplifyNodes(p *ir.Program, ns []Node, known []poly.Constraint, depth, np int) []Node {
 	var out []Node
 	for _, n := range ns {
 		switch n := n.(type) {
@@ -38,7 +38,10 @@ func simplifyNodes(ns []Node, known []poly.Constraint, depth, np int) []Node {
 				inner = append(inner, boundRows(n.Upper, n.Level, false, depth, np)...)
 			}
 			n.NonEmpty = nonEmpty(known, n, depth, np)
-			n.Body = simplifyNodes(n.Body, inner, depth, np)
+			n.Body = simplifyNodes(p, n.Body, inner, depth, np)
+			if innermost(n) {
+				n.Registers = registerArrays(p, n, inner, depth, np)
+			}
 			out = append(out, n)
 		case *If:
 			keep := slices.Clone(n.Conds)
@@ -67,7 +70,7 @@ func simplifyNodes(ns []Node, known []poly.Constraint, depth, np int) []Node {
 					inner = append(inner, toPoly(c.Aff, c.Eq, depth, np))
 				}
 			}
-			body := simplifyNodes(n.Body, inner, depth, np)
+			body := simplifyNodes(p, n.Body, inner, depth, np)
 			if len(keep) == 0 {
 				out = append(out, body...)
 				continue
@@ -168,4 +171,85 @@ func nonEmpty(known []poly.Constraint, l *Loop, depth, np int) bool {
 		}
 	}
 	return true
+}
+
+// registerArrays returns the arrays whose element loop l may keep in a
+// variable (see scalar.go): every access to the array in l's body that
+// does not move with l's counter is to one element, and every access that
+// moves is provably to another element wherever the loop runs (known
+// holds the enclosing facts and l's bounds).
+func registerArrays(p *ir.Program, l *Loop, known []poly.Constraint, depth, np int) []int {
+	type acc struct {
+		sub   []ir.Aff
+		moves bool
+	}
+	byArray := map[int][]acc{}
+	var order []int
+	for _, n := range l.Body {
+		in, ok := n.(*Instance)
+		if !ok {
+			return nil
+		}
+		for _, a := range p.Stmts[in.Stmt].Accesses {
+			if len(a.Index) == 0 {
+				continue
+			}
+			x := acc{sub: make([]ir.Aff, len(a.Index))}
+			for j, ix := range a.Index {
+				x.sub[j] = compose(ix, in.Iters)
+				x.moves = x.moves || (l.Level < len(x.sub[j].Iter) && x.sub[j].Iter[l.Level] != 0)
+			}
+			if _, seen := byArray[a.Array]; !seen {
+				order = append(order, a.Array)
+			}
+			byArray[a.Array] = append(byArray[a.Array], x)
+		}
+	}
+	var out []int
+	for _, a := range order {
+		var fixed []ir.Aff
+		ok := true
+		for _, x := range byArray[a] {
+			if x.moves {
+				continue
+			}
+			if fixed == nil {
+				fixed = x.sub
+			} else if !sameSubscripts(fixed, x.sub) {
+				ok = false
+			}
+		}
+		if fixed == nil || !ok {
+			continue
+		}
+		for _, x := range byArray[a] {
+			if x.moves && !distinct(known, fixed, x.sub, depth, np) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// distinct reports whether the known constraints exclude a = b (the two
+// subscript lists naming one element).
+func distinct(known []poly.Constraint, a, b []ir.Aff, depth, np int) bool {
+	rows := slices.Clone(known)
+	for k := range a {
+		d := sub(a[k], b[k])
+		if usesLocals(d) {
+			return false
+		}
+		rows = append(rows, toPoly(d, true, depth, np))
+	}
+	set, err := poly.NewSet(space(depth, np), rows...)
+	if err != nil {
+		return false
+	}
+	empty, err := set.IsEmpty()
+	return err == nil && empty
 }

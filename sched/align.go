@@ -1,0 +1,207 @@
+package sched
+
+import (
+	"nestor/deps"
+	"nestor/ir"
+)
+
+// Write-aligned schedules (Δω = 0).
+//
+// When every statement writes an element of the same array, the
+// subscripts of the writes are candidate schedule rows: row k of
+// statement S is subscript k of S's write, constant offsets included.
+// Rows taken this way line up each instance with the element it updates,
+// so that every statement updating one element runs in the same
+// iteration of the outer loops (Δω = 0 in the LoopModels note's terms):
+// the element stays in a register across an inner reduction and is
+// stored once. Because the rows are the subscripts themselves, two
+// spellings of one program that differ by loop offsets (the 0-based and
+// 1-based triangular solves) get the same rows.
+//
+// The rows are used only when each is legal for every dependence (Farkas,
+// distance ≥ 0: they form a permutable band) and each statement's rows
+// are linearly independent; otherwise Compute schedules as Pluto does.
+
+// alignedRows returns the write-aligned rows of every statement, or false
+// when some statement writes no array element, the arrays differ, a
+// subscript uses a parameter, a row is illegal for some dependence, or a
+// statement's rows are dependent.
+func alignedRows(p *ir.Program, g *deps.Graph) ([][]ir.Aff, bool) {
+	if len(p.Stmts) == 0 {
+		return nil, false
+	}
+	array := p.Stmts[0].Accesses[0].Array
+	rank := len(p.Stmts[0].Accesses[0].Index)
+	if rank == 0 {
+		return nil, false
+	}
+	rows := make([][]ir.Aff, len(p.Stmts))
+	for st, s := range p.Stmts {
+		w := s.Accesses[0]
+		if w.Array != array || len(w.Index) != rank || len(s.Domain.Divs) > 0 {
+			return nil, false
+		}
+		var lin [][]int64
+		for _, x := range w.Index {
+			for _, c := range x.Param {
+				if c != 0 {
+					return nil, false
+				}
+			}
+			row := ir.Aff{Iter: make([]int64, s.Depth()), Param: make([]int64, len(p.Params)), Const: x.Const}
+			copy(row.Iter, x.Iter)
+			if !isConstant(row) {
+				if rankOf(append(lin, row.Iter)) <= len(lin) {
+					return nil, false
+				}
+				lin = append(lin, row.Iter)
+			}
+			rows[st] = append(rows[st], row)
+		}
+	}
+	for k := range rank {
+		for _, e := range g.Edges {
+			src, dst := rows[e.Source][k], rows[e.Target][k]
+			ok, err := Legal(e, Row{Phi: src.Iter, Omega: src.Const}, Row{Phi: dst.Iter, Omega: dst.Const})
+			if err != nil || !ok {
+				return nil, false
+			}
+		}
+	}
+	return rows, true
+}
+
+// align makes the write-aligned rows the first band of s's schedule; it
+// reports false (leaving s unchanged) when alignedRows finds none.
+func (s *scheduler) align() bool {
+	rows, ok := alignedRows(s.p, s.g)
+	if !ok {
+		return false
+	}
+	for k := range rows[0] {
+		sol := make([]int64, s.nu)
+		for st, x := range s.p.Stmts {
+			sol[s.off[st]] = rows[st][k].Const
+			for l := range x.Depth() {
+				sol[s.coefIndex(st, l)] = int64(x.Dir[l]) * rows[st][k].Iter[l]
+			}
+		}
+		s.addRow(sol)
+	}
+	return true
+}
+
+// rankOf returns the rank of the integer matrix m (rows of equal length),
+// by fraction-free Gaussian elimination.
+func rankOf(m [][]int64) int {
+	a := make([][]int64, len(m))
+	for i := range m {
+		a[i] = append([]int64(nil), m[i]...)
+	}
+	r := 0
+	for c := 0; len(a) > 0 && c < len(a[0]) && r < len(a); c++ {
+		p := -1
+		for i := r; i < len(a); i++ {
+			if a[i][c] != 0 {
+				p = i
+				break
+			}
+		}
+		if p < 0 {
+			continue
+		}
+		a[r], a[p] = a[p], a[r]
+		for i := r + 1; i < len(a); i++ {
+			if a[i][c] == 0 {
+				continue
+			}
+			f, g := a[i][c], a[r][c]
+			for j := range a[i] {
+				a[i][j] = a[i][j]*g - a[r][j]*f
+			}
+			if d := rowGCD(a[i]); d > 1 {
+				for j := range a[i] {
+					a[i][j] /= d
+				}
+			}
+		}
+		r++
+	}
+	return r
+}
+
+func rowGCD(xs []int64) int64 {
+	var g int64
+	for _, x := range xs {
+		g = gcd(g, abs64(x))
+	}
+	return g
+}
+
+// canonicalOffsets rewrites the loop rows from dimension from on in the
+// counters of the LoopModels offset canonicalization (deps.Canonicalize):
+// row φ·s + c becomes φ·(s + δ_S) + c, so a reduction loop over A[i-1]
+// and one over A[i] get the same counter. Only the rows of a statement
+// none of whose dependences with other statements is still to be ordered
+// there may move (every such dependence is satisfied — distance ≥ 1 — at
+// an earlier dimension); a self-dependence keeps its distances under a
+// common shift.
+func canonicalOffsets(p *ir.Program, g *deps.Graph, sc *Schedule, from int) {
+	sh := deps.Canonicalize(p)
+	for st, s := range p.Stmts {
+		moved := false
+		for _, d := range sh.Delta[st] {
+			moved = moved || d != 0
+		}
+		if !moved {
+			continue
+		}
+		for k := from; k < sc.Dims(); k++ {
+			row := &sc.Rows[st][k]
+			if isConstant(*row) || !separated(g, sc, st, k) {
+				continue
+			}
+			for l := range s.Depth() {
+				row.Const += row.Iter[l] * sh.Delta[st][l]
+			}
+		}
+	}
+}
+
+// separated reports whether every dependence between statement st and
+// another statement is satisfied before dimension k.
+func separated(g *deps.Graph, sc *Schedule, st, k int) bool {
+	for _, e := range g.Edges {
+		if e.Source == e.Target || (e.Source != st && e.Target != st) {
+			continue
+		}
+		sat := false
+		for d := 0; d < k && !sat; d++ {
+			iv, err := deps.Range(e.Set, distanceForm(e, sc.Rows[e.Source][d], sc.Rows[e.Target][d]))
+			sat = err == nil && !iv.MinInf && iv.Min >= 1
+		}
+		if !sat {
+			return false
+		}
+	}
+	return true
+}
+
+// distanceForm returns rt(t) − rs(s) over edge e's (dims, params, 1).
+func distanceForm(e *deps.Edge, rs, rt ir.Aff) []int64 {
+	sp := e.Set.Space()
+	nd, np := sp.NDim(), sp.NParam()
+	f := make([]int64, nd+np+1)
+	ds := len(rs.Iter)
+	for k, c := range rs.Iter {
+		f[k] -= c
+	}
+	for k, c := range rt.Iter {
+		f[ds+k] += c
+	}
+	for q := range np {
+		f[nd+q] = rt.Param[q] - rs.Param[q]
+	}
+	f[nd+np] = rt.Const - rs.Const
+	return f
+}
