@@ -34,6 +34,9 @@ type Loop struct {
 	// whose elements an innermost loop may keep in a variable (set by
 	// Build's simplification; see scalar.go).
 	Registers []int
+	// BodyRegisters lists elements one iteration of the loop may keep in
+	// a variable, loaded at the start of the body and stored at its end.
+	BodyRegisters []BodyRegister
 	Body     []Node
 }
 
@@ -154,4 +157,15 @@ func innermost(l *Loop) bool {
 		return false
 	}
 	return !has(l.Body)
+}
+
+// BodyRegister is one array element, its subscripts over the counters of
+// a loop and the enclosing ones.
+type BodyRegister struct {
+	Array   int
+	Elem    []ir.Aff
+	Written bool
+	// Load reports whether the variable starts with the element's value
+	// (false when the body's first statement assigns it outright).
+	Load bool
 }

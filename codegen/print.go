@@ -153,7 +153,9 @@ func (pr *printer) nested(depth int, header string, body []Node) {
 	if l, ok := body[0].(*Loop); len(body) == 1 && ok && pr.merges(l) {
 		// The loop's register block becomes this header's block.
 		pr.line(depth, header+" {")
-		pr.registerLoop(l, depth+1, pr.registers(l))
+		regs := pr.registers(l)
+		pr.nameRegisters(regs)
+		pr.registerLoop(l, depth+1, regs)
 		pr.line(depth, "}")
 		return
 	}
@@ -211,6 +213,51 @@ func (pr *printer) loop(l *Loop, depth int) {
 	var regs []register
 	if pr.elide && innermost(l) {
 		regs = pr.registers(l)
+		pr.nameRegisters(regs)
+	}
+	if len(regs) == 0 && pr.elide && len(l.BodyRegisters) > 0 {
+		for _, pg := range l.Pragmas {
+			pr.line(depth, "#pragma "+pg)
+		}
+		pr.line(depth, header+" {")
+		var stores []string
+		var keys []string
+		for _, br := range l.BodyRegisters {
+			arr := pr.p.Arrays[br.Array]
+			text := arr.Name
+			for _, x := range br.Elem {
+				text += "[" + pr.aff(x, nil) + "]"
+			}
+			if _, ok := pr.regs[text]; ok {
+				continue // an enclosing loop holds it already
+			}
+			name := pr.fresh(arr.Name + "_r")
+			if br.Load {
+				pr.line(depth+1, fmt.Sprintf("%s %s = %s;", arr.Elem, name, text))
+			} else {
+				pr.line(depth+1, fmt.Sprintf("%s %s;", arr.Elem, name))
+			}
+			if pr.regs == nil {
+				pr.regs = map[string]string{}
+			}
+			pr.regs[text] = name
+			keys = append(keys, text)
+			if br.Written {
+				stores = append(stores, fmt.Sprintf("%s = %s;", text, name))
+			}
+		}
+		for _, c := range l.Body {
+			pr.node(c, depth+1)
+		}
+		for _, k := range keys {
+			delete(pr.regs, k)
+		}
+		for _, st := range stores {
+			pr.line(depth+1, st)
+		}
+		pr.line(depth, "}")
+		pr.names = pr.names[:len(pr.names)-1]
+		return
 	}
 	if len(regs) == 0 {
 		for _, pg := range l.Pragmas {
@@ -238,7 +285,8 @@ func (pr *printer) loop(l *Loop, depth int) {
 // merges reports whether loop l prints as a block of registers that needs
 // no test of its own, so an enclosing header can hold it.
 func (pr *printer) merges(l *Loop) bool {
-	return pr.elide && l.NonEmpty && len(l.Registers) > 0 && innermost(l) && !(singleIteration(l) && len(l.Pragmas) == 0)
+	return pr.elide && l.NonEmpty && len(l.Registers) > 0 && innermost(l) && !(singleIteration(l) && len(l.Pragmas) == 0) &&
+		len(pr.registers(l)) > 0
 }
 
 // registerLoop prints loop l at depth with regs loaded before and the

@@ -22,7 +22,8 @@ import (
 
 // register is one replaced element.
 type register struct {
-	name, elem string // variable name, C element type
+	name, elem string // variable name (set by nameRegisters), C element type
+	base       string // what the name is made from
 	access     string // the element as printed, e.g. "y[i]"
 	written    bool
 }
@@ -40,16 +41,38 @@ func (pr *printer) registers(l *Loop) []register {
 				if acc.Array != a || moves(acc, in, l.Level) {
 					continue
 				}
+				if _, held := pr.regs[pr.access(acc, in)]; held || pr.heldName(pr.access(acc, in)) {
+					continue // an enclosing loop's body holds it
+				}
 				if r.access == "" {
 					arr := pr.p.Arrays[a]
-					r = register{name: pr.fresh(arr.Name + "_r"), elem: arr.Elem.String(), access: pr.access(acc, in)}
+					r = register{base: arr.Name + "_r", elem: arr.Elem.String(), access: pr.access(acc, in)}
 				}
 				r.written = r.written || k == 0
 			}
 		}
-		out = append(out, r)
+		if r.access != "" {
+			out = append(out, r)
+		}
 	}
 	return out
+}
+
+// nameRegisters gives each register a fresh name.
+func (pr *printer) nameRegisters(regs []register) {
+	for k := range regs {
+		regs[k].name = pr.fresh(regs[k].base)
+	}
+}
+
+// heldName reports whether text is the name of a register in use.
+func (pr *printer) heldName(text string) bool {
+	for _, name := range pr.regs {
+		if name == text {
+			return true
+		}
+	}
+	return false
 }
 
 // moves reports whether access acc of instance in changes with the

@@ -42,6 +42,7 @@ func simplifyNodes(p *ir.Program, ns []Node, known []poly.Constraint, depth, np 
 			if innermost(n) {
 				n.Registers = registerArrays(p, n, inner, depth, np)
 			}
+			n.BodyRegisters = bodyRegisters(p, n, inner, depth, np)
 			out = append(out, n)
 		case *If:
 			keep := slices.Clone(n.Conds)
@@ -252,4 +253,186 @@ func distinct(known []poly.Constraint, a, b []ir.Aff, depth, np int) bool {
 	}
 	empty, err := set.IsEmpty()
 	return err == nil && empty
+}
+
+// bodyRegisters returns the elements loop l's body may keep in a variable
+// for one iteration (see scalar.go): an element a statement directly in
+// the body accesses unconditionally, such that every access of the body
+// (inner loops and guards included) to its array either names it or
+// provably names another element, given the enclosing facts and the
+// accessing statement's domain. The first such access of each array
+// defines the element.
+func bodyRegisters(p *ir.Program, l *Loop, known []poly.Constraint, depth, np int) []BodyRegister {
+	var out []BodyRegister
+	taken := map[int]bool{}
+	for _, in := range unconditional(l.Body) {
+		for _, a := range p.Stmts[in.Stmt].Accesses {
+			if len(a.Index) == 0 || taken[a.Array] {
+				continue
+			}
+			taken[a.Array] = true
+			elem := make([]ir.Aff, len(a.Index))
+			moves := false
+			for j, ix := range a.Index {
+				elem[j] = compose(ix, in.Iters)
+				moves = moves || (l.Level < len(elem[j].Iter) && elem[j].Iter[l.Level] != 0)
+			}
+			if !moves {
+				continue // the same element every iteration: Registers' case
+			}
+			for j := range elem { // over the counters of l and outer loops
+				if len(elem[j].Iter) > l.Level+1 && !allZero(elem[j].Iter[l.Level+1:]) {
+					moves = false
+				}
+			}
+			if !moves {
+				continue
+			}
+			uses, written, ok := elementUses(p, l.Body, a.Array, elem, known, depth, np)
+			if ok && uses > 1 {
+				out = append(out, BodyRegister{Array: a.Array, Elem: elem, Written: written,
+					Load: !assigns(p, firstInstance(l.Body), elem, a.Array)})
+			}
+		}
+	}
+	return out
+}
+
+// elementUses counts the statement instances in ns that access element
+// elem of array a and
+// reports whether one writes it; false when some access may name elem
+// without being provably equal to it.
+func elementUses(p *ir.Program, ns []Node, a int, elem []ir.Aff, known []poly.Constraint, depth, np int) (count int, written, ok bool) {
+	for _, n := range ns {
+		switch n := n.(type) {
+		case *Loop:
+			c, w, ok := elementUses(p, n.Body, a, elem, known, depth, np)
+			if !ok {
+				return 0, false, false
+			}
+			count, written = count+c, written || w
+		case *If:
+			c, w, ok := elementUses(p, n.Body, a, elem, known, depth, np)
+			if !ok {
+				return 0, false, false
+			}
+			count, written = count+c, written || w
+		case *Instance:
+			s := p.Stmts[n.Stmt]
+			var dom []poly.Constraint
+			for _, c := range s.Domain.Cons {
+				if usesLocals(c.Aff) || !identity(n.Iters) {
+					dom = nil
+					break
+				}
+				dom = append(dom, toPoly(c.Aff, c.Eq, depth, np))
+			}
+			touched := false
+			for k, acc := range s.Accesses {
+				if acc.Array != a {
+					continue
+				}
+				sub := make([]ir.Aff, len(acc.Index))
+				for j, ix := range acc.Index {
+					sub[j] = compose(ix, n.Iters)
+				}
+				switch {
+				case sameSubscripts(elem, sub):
+					touched = true
+					written = written || k == 0
+				case !distinct(append(slices.Clone(known), dom...), elem, sub, depth, np):
+					return 0, false, false
+				}
+			}
+			if touched {
+				count++
+			}
+		}
+	}
+	return count, written, true
+}
+
+// identity reports whether an instance's counters are the loop counters
+// themselves (counter l is loop l), so its domain reads over the loops.
+func identity(iters []ir.Aff) bool {
+	for l, a := range iters {
+		if a.Const != 0 || !allZero(a.Param) {
+			return false
+		}
+		for k, c := range a.Iter {
+			if (k == l) != (c == 1) || (k != l && c != 0) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func allZero(xs []int64) bool {
+	for _, x := range xs {
+		if x != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// unconditional returns the instances ns runs exactly once: those directly
+// in ns and in loops of one iteration, in order.
+func unconditional(ns []Node) []*Instance {
+	var out []*Instance
+	for _, n := range ns {
+		switch n := n.(type) {
+		case *Instance:
+			out = append(out, n)
+		case *Loop:
+			if singleIteration(n) {
+				out = append(out, unconditional(n.Body)...)
+			}
+		}
+	}
+	return out
+}
+
+// assigns reports whether instance in, when it is the first thing a body
+// runs, sets element elem of array a outright: a plain assignment to it
+// whose right-hand side does not read it.
+func assigns(p *ir.Program, in *Instance, elem []ir.Aff, a int) bool {
+	if in == nil {
+		return false
+	}
+	s := p.Stmts[in.Stmt]
+	if s.Op != ir.Assign {
+		return false
+	}
+	for k, acc := range s.Accesses {
+		if acc.Array != a {
+			continue
+		}
+		sub := make([]ir.Aff, len(acc.Index))
+		for j, ix := range acc.Index {
+			sub[j] = compose(ix, in.Iters)
+		}
+		if same := sameSubscripts(elem, sub); (k == 0) != same {
+			return false // writes another element, or reads this one
+		}
+	}
+	return true
+}
+
+// firstInstance returns the instance a body runs first when that is its
+// first node (possibly in loops of one iteration), else nil.
+func firstInstance(ns []Node) *Instance {
+	if len(ns) == 0 {
+		return nil
+	}
+	switch n := ns[0].(type) {
+	case *Instance:
+		return n
+	case *Loop:
+		if singleIteration(n) {
+			return firstInstance(n.Body)
+		}
+	}
+	return nil
 }

@@ -23,6 +23,8 @@ type Options struct {
 	Schedule bool
 	// Fusion is the scheduler's fusion policy.
 	Fusion sched.Fusion
+	// Align tries write-aligned schedules first (sched.Options.Align).
+	Align bool
 	// Tile tiles the permutable bands of the schedule (the CLI's --tile;
 	// needs Schedule). TileSizes overrides the sizes of the cache model,
 	// outermost band dimension first; missing entries use the model.
@@ -155,7 +157,7 @@ func schedule(s *region, opt *Options) error {
 	if err != nil {
 		return err
 	}
-	sc, err := sched.Compute(s.Prog, g, sched.Options{Fusion: opt.Fusion})
+	sc, err := sched.Compute(s.Prog, g, sched.Options{Fusion: opt.Fusion, Align: opt.Align})
 	if err != nil { // ErrNoSchedule, or a limit of poly's exact arithmetic
 		opt.note(s.Scop, "kept the original order: %v", err)
 		return nil

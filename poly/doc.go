@@ -14,8 +14,10 @@
 // the gcd of the variable coefficients of each row is 1 (inequality constants
 // are tightened by floor division, an equality whose constant is not divisible
 // makes the set empty), an equality's first nonzero coefficient is positive,
-// equalities come first, rows are sorted and no row repeats, rows with no
-// variables are dropped (when true) or make the set empty (when false). An
+// equalities come first, rows are sorted and no row repeats, of inequalities
+// with the same variable part only the strongest (smallest constant) is
+// kept, rows with no variables are dropped (when true) or make the set empty
+// (when false). An
 // empty Set found by normalization has no rows and IsEmptyKnown reports it.
 // Operations never modify their arguments; Sets are immutable values.
 //

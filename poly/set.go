@@ -117,7 +117,13 @@ func build(sp Space, rows []Constraint) *Set {
 		return &Set{space: sp, empty: true, relax: relax}
 	}
 	slices.SortFunc(out, cmpRow)
-	out = slices.CompactFunc(out, func(a, b Constraint) bool { return cmpRow(a, b) == 0 })
+	// Sorted rows with the same variable part are adjacent, the smallest
+	// constant first: of such inequalities only that one, the strongest,
+	// constrains.
+	n := sp.NVar()
+	out = slices.CompactFunc(out, func(a, b Constraint) bool {
+		return a.Eq == b.Eq && (!a.Eq || a.Coef[n] == b.Coef[n]) && slices.Equal(a.Coef[:n], b.Coef[:n])
+	})
 	s.rows = out
 	return s
 }

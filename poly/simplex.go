@@ -18,7 +18,9 @@ const (
 // Standard form: each free x_j is split as x_j = xp_j - xn_j with xp, xn >= 0;
 // an inequality a·x + c >= 0 gets a surplus s >= 0 with a·x - s = -c; an
 // equality becomes a·x = -c. Rows with a negative right-hand side are negated,
-// so b >= 0, and an artificial variable per row gives the starting basis.
+// so b >= 0. An inequality satisfied at x = 0 (c >= 0) starts with its
+// surplus basic (the row negated: s - a·x = c); every other row gets an
+// artificial variable for the starting basis.
 // Phase 1 minimizes the sum of artificials (the problem is feasible iff the
 // minimum is 0; an artificial that leaves the basis is dropped, which fixes it
 // at 0 and keeps that equivalence); phase 2 minimizes obj.
@@ -84,17 +86,25 @@ func newTableau(rows []Constraint, nv int) *tableau {
 			row[j] = check(r.Coef[j])
 			row[nv+j] = neg(r.Coef[j])
 		}
+		t.a[i], t.d[i], t.basis[i] = row, 1, -1
+		row[n] = neg(r.Coef[nv])
 		if !r.Eq {
 			row[slack] = -1
+			if row[n] <= 0 {
+				// Satisfied at x = 0: negated, the row reads s − a·x = c
+				// with c ≥ 0, so its slack starts basic and the row needs
+				// no artificial.
+				for j := range row {
+					row[j] = -row[j]
+				}
+				t.basis[i], t.row[slack] = slack, i
+			}
 			slack++
-		}
-		row[n] = neg(r.Coef[nv])
-		if row[n] < 0 {
+		} else if row[n] < 0 {
 			for j := range row {
 				row[j] = -row[j]
 			}
 		}
-		t.a[i], t.d[i], t.basis[i] = row, 1, -1
 	}
 	t.a[m] = buf[m*w : (m+1)*w : (m+1)*w]
 	t.d[m] = 1
@@ -107,7 +117,10 @@ func newTableau(rows []Constraint, nv int) *tableau {
 // equations) are deleted.
 func (t *tableau) phase1() bool {
 	z := t.a[t.m]
-	for i := range t.m { // z = Σ art_i = Σ_i (b_i - row_i·x)
+	for i := range t.m { // z = Σ art_i = Σ_i (b_i - row_i·x), rows with an artificial
+		if t.basis[i] >= 0 {
+			continue
+		}
 		for j, v := range t.a[i] {
 			if v != 0 {
 				if j == t.n {
@@ -174,6 +187,18 @@ func (t *tableau) phase2(obj []int64) (lpStatus, []rat, rat) {
 		z[j] = check(obj[j])
 		z[nv+j] = neg(obj[j])
 	}
+	if !t.minimize() {
+		return lpUnbounded, nil, rat{}
+	}
+	x, val := t.solution()
+	return lpOptimal, x, val
+}
+
+// minimize minimizes the objective whose cost per column the objective
+// row holds (over denominator 1) from a feasible basis; it reports false
+// when the objective is unbounded below.
+func (t *tableau) minimize() bool {
+	z := t.a[t.m]
 	dz := int64(1)
 	// Express z in the nonbasic columns: z -= c_B(i)·row_i for each basic
 	// column with a nonzero cost, over the common denominator dz.
@@ -194,11 +219,50 @@ func (t *tableau) phase2(obj []int64) (lpStatus, []rat, rat) {
 		dz = normRow(z, dz)
 	}
 	t.d[t.m] = dz
-	if !t.run() {
-		return lpUnbounded, nil, rat{}
+	return t.run()
+}
+
+// lpMinStd minimizes cost·y over { y ∈ Q^n : y ≥ 0, A·y = b } (A given
+// by its m rows of n entries), the standard form, with no column split
+// and no slack, so that a problem with few rows and many columns (the dual
+// of a system with few variables and many inequalities) has a small
+// tableau. On lpOptimal it returns the optimal value.
+func lpMinStd(A [][]int64, b []int64, cost []int64) (lpStatus, rat) {
+	m, n := len(A), len(cost)
+	w := n + 1
+	buf := make([]int64, (m+1)*w)
+	t := &tableau{m: m, n: n, a: make([][]int64, m+1), d: make([]int64, m+1),
+		basis: make([]int, m), row: make([]int, n)}
+	for j := range t.row {
+		t.row[j] = -1
 	}
-	x, val := t.solution()
-	return lpOptimal, x, val
+	for i, ai := range A {
+		row := buf[i*w : (i+1)*w : (i+1)*w]
+		for j, v := range ai {
+			row[j] = check(v)
+		}
+		row[n] = check(b[i])
+		if row[n] < 0 {
+			for j := range row {
+				row[j] = -row[j]
+			}
+		}
+		t.a[i], t.d[i], t.basis[i] = row, 1, -1
+	}
+	t.a[m] = buf[m*w : (m+1)*w : (m+1)*w]
+	t.d[m] = 1
+	if !t.phase1() {
+		return lpInfeasible, rat{}
+	}
+	z := t.a[t.m]
+	clear(z)
+	for j, c := range cost {
+		z[j] = check(c)
+	}
+	if !t.minimize() {
+		return lpUnbounded, rat{}
+	}
+	return lpOptimal, mkrat(neg(t.a[t.m][t.n]), t.d[t.m])
 }
 
 // value returns the value of column j at the current basic solution.
@@ -383,20 +447,35 @@ func (t *tableau) cloneWide() *tableau {
 
 // addBound adds dir·(x_j - v) >= 0 to an optimal tableau and reoptimizes it
 // with the dual simplex method; it reports false when the result is
-// infeasible. The tableau must come from cloneWide (its last column is the
-// new slack s: -dir·x_j + s = -dir·v). The objective row stays dual feasible
-// (every reduced cost >= 0), so the dual simplex ends at an optimum of the
-// child; it uses Bland's rule (the row whose basic variable has the smallest
-// index leaves, ties in the ratio test go to the smallest column), which
-// cannot cycle.
+// infeasible. The tableau must come from cloneWide.
 func (t *tableau) addBound(j int, dir, v int64) bool {
+	f := make([]int64, t.nv)
+	f[j] = 1
+	return t.addForm(f, dir, v)
+}
+
+// addForm adds dir·(f·x - v) >= 0 to an optimal tableau and reoptimizes it
+// with the dual simplex method; it reports false when the result is
+// infeasible. The tableau must come from cloneWide (its last column is the
+// new slack s: -dir·f·x + s = -dir·v). The new row is put in canonical
+// form by subtracting, for every basic column it mentions, that column's
+// row. The objective row stays dual feasible (every reduced cost >= 0), so
+// the dual simplex ends at an optimum of the child; it uses Bland's rule
+// (the row whose basic variable has the smallest index leaves, ties in the
+// ratio test go to the smallest column), which cannot cycle.
+func (t *tableau) addForm(f []int64, dir, v int64) bool {
 	nv, n := t.nv, t.n
 	sc := n - 1
 	r := t.a[:t.m+2][t.m+1] // the spare row
 	clear(r)
-	r[j], r[nv+j], r[sc], r[n] = -dir, dir, 1, neg(mul(dir, v))
+	for j, c := range f {
+		if c != 0 {
+			r[j], r[nv+j] = neg(mul(dir, c)), mul(dir, c)
+		}
+	}
+	r[sc], r[n] = 1, neg(mul(dir, v))
 	dr := int64(1)
-	for _, c := range [2]int{j, nv + j} {
+	for c := range 2 * nv {
 		i := t.row[c]
 		if i < 0 || r[c] == 0 {
 			continue

@@ -3,7 +3,9 @@ package sched
 import (
 	"errors"
 	"fmt"
+	"os"
 	"slices"
+	"time"
 
 	"nestor/deps"
 	"nestor/ir"
@@ -27,6 +29,10 @@ const (
 // Options tunes Compute.
 type Options struct {
 	Fusion Fusion
+	// Align tries write-aligned rows first (see align.go): when every
+	// statement writes the same array and its subscripts are legal rows,
+	// they become the outer band.
+	Align bool
 }
 
 // ErrNoSchedule means the scheduler found no legal hyperplane and no cut:
@@ -47,7 +53,10 @@ var ErrNoSchedule = errors.New("sched: no affine schedule found")
 // are negative (the counter is oriented by its Dir).
 func Compute(p *ir.Program, g *deps.Graph, opt Options) (*Schedule, error) {
 	s := newScheduler(p, g)
-	if opt.Fusion != MaxFuse {
+	aligned := opt.Align && s.align()
+	if aligned {
+		// the aligned rows fuse every statement: no initial cut
+	} else if opt.Fusion != MaxFuse {
 		s.initialCut(opt.Fusion)
 	}
 	for !s.done() {
@@ -72,6 +81,9 @@ func Compute(p *ir.Program, g *deps.Graph, opt Options) (*Schedule, error) {
 	}
 	s.endBand()
 	s.finalOrder()
+	if aligned {
+		canonicalOffsets(p, g, s.sc, len(p.Stmts[0].Accesses[0].Index)) // after the aligned rows
+	}
 	return s.sc, nil
 }
 
@@ -103,11 +115,13 @@ type scheduler struct {
 	p      *ir.Program
 	g      *deps.Graph
 	sc     *Schedule
-	live   []bool      // edges not satisfied before the current band
-	sat    []bool      // live edges a row of the current band satisfies
-	band   int         // the first dimension of the current band
-	h      [][][]int64 // per statement, the linear parts of its loop rows
-	farkas map[int][]poly.Constraint
+	live   []bool                       // edges not satisfied before the current band
+	sat    []bool                       // live edges a row of the current band satisfies
+	band   int                          // the first dimension of the current band
+	h      [][][]int64                  // per statement, the linear parts of its loop rows
+	farkas map[int][]poly.Constraint    // per edge, its Farkas rows
+	shapes map[string][]poly.Constraint // the same, per statement pair and polyhedron
+	groups map[string][]poly.Constraint // the pruned rows of a set of edges of one statement pair
 	// unknown layout: u (one per parameter), w, σ = Σ c, then per
 	// statement c0 and its counter coefficients.
 	np, nu int
@@ -117,7 +131,7 @@ type scheduler struct {
 func newScheduler(p *ir.Program, g *deps.Graph) *scheduler {
 	s := &scheduler{p: p, g: g, sc: &Schedule{Rows: make([][]ir.Aff, len(p.Stmts))},
 		live: make([]bool, len(g.Edges)), sat: make([]bool, len(g.Edges)), h: make([][][]int64, len(p.Stmts)),
-		farkas: map[int][]poly.Constraint{}, np: len(p.Params)}
+		farkas: map[int][]poly.Constraint{}, shapes: map[string][]poly.Constraint{}, groups: map[string][]poly.Constraint{}, np: len(p.Params)}
 	for k := range s.live {
 		s.live[k] = true
 	}
@@ -161,9 +175,6 @@ func (s *scheduler) hyperplane() (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if len(cs) > maxILPRows {
-		return false, fmt.Errorf("%w: the scheduling problem has %d constraints (limit %d)", ErrNoSchedule, len(cs), maxILPRows)
-	}
 	names := make([]string, s.nu)
 	for v := range names {
 		names[v] = fmt.Sprintf("x%d", v)
@@ -172,7 +183,14 @@ func (s *scheduler) hyperplane() (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	if n := len(set.Constraints()); n > maxILPRows {
+		return false, fmt.Errorf("%w: the scheduling problem has %d constraints (limit %d)", ErrNoSchedule, n, maxILPRows)
+	}
+	t0 := time.Now()
 	sol, ok, err := set.LexMin(nil)
+	if debugSched {
+		fmt.Fprintf(os.Stderr, "lexmin: %d unknowns, %d rows, %v, %v ok=%v err=%v\n", s.nu, len(set.Constraints()), time.Since(t0), sol, ok, err)
+	}
 	if errors.Is(err, poly.ErrLimit) {
 		return false, nil // treat as no hyperplane: cut, or give up
 	}
@@ -205,17 +223,11 @@ func (s *scheduler) constraints() ([]poly.Constraint, error) {
 	for st := range s.p.Stmts {
 		cs = append(cs, s.independence(st)...)
 	}
-	for e, live := range s.live {
-		if !live {
-			continue
-		}
-		rows, err := s.edgeConstraints(e)
-		if err != nil {
-			return nil, err
-		}
-		cs = append(cs, rows...)
+	rows, err := s.liveEdgeRows()
+	if err != nil {
+		return nil, err
 	}
-	return cs, nil
+	return append(cs, rows...), nil
 }
 
 // independence returns the constraints that make statement st's next row
@@ -248,122 +260,6 @@ func (s *scheduler) independence(st int) []poly.Constraint {
 	}
 	return append(cs, poly.Constraint{Coef: sum})
 }
-
-// edgeConstraints returns, over the unknowns, the Farkas-linearized
-// legality (φ_T − φ_S ≥ 0) and bound (u·p + w − (φ_T − φ_S) ≥ 0) of edge e;
-// the same at every level, so they are cached.
-func (s *scheduler) edgeConstraints(e int) ([]poly.Constraint, error) {
-	if cs, ok := s.farkas[e]; ok {
-		return cs, nil
-	}
-	ed := s.g.Edges[e]
-	legal, err := s.farkasRows(ed, false)
-	if err != nil {
-		return nil, err
-	}
-	bound, err := s.farkasRows(ed, true)
-	if err != nil {
-		return nil, err
-	}
-	cs := append(legal, bound...)
-	s.farkas[e] = cs
-	return cs, nil
-}
-
-// form returns the coefficients of L = φ_T(t) − φ_S(s) over the edge's
-// (dims, params, 1), each an affine combination of unknowns: form[pos] is
-// a vector over the unknowns.
-func (s *scheduler) form(ed *deps.Edge) [][]int64 {
-	sp := ed.Set.Space()
-	n := sp.NDim() + sp.NParam() + 1
-	f := make([][]int64, n)
-	for k := range f {
-		f[k] = make([]int64, s.nu)
-	}
-	src, dst := s.p.Stmts[ed.Source], s.p.Stmts[ed.Target]
-	for k := range src.Depth() {
-		f[k][s.coefIndex(ed.Source, k)] -= int64(src.Dir[k])
-	}
-	for k := range dst.Depth() {
-		f[src.Depth()+k][s.coefIndex(ed.Target, k)] += int64(dst.Dir[k])
-	}
-	f[n-1][s.off[ed.Target]]++
-	f[n-1][s.off[ed.Source]]--
-	return f
-}
-
-// farkasRows linearizes "F ≥ 0 on the edge" with F = L (legality) or
-// F = u·p + w − L (bound): F ≡ λ0 + Σ λ_r·row_r with λ ≥ 0 (an equality
-// row gets two multipliers), then eliminates the λ by Fourier–Motzkin.
-func (s *scheduler) farkasRows(ed *deps.Edge, bound bool) ([]poly.Constraint, error) {
-	sp := ed.Set.Space()
-	nd, np := sp.NDim(), sp.NParam()
-	f := s.form(ed)
-	if bound {
-		for pos := range f {
-			for v := range f[pos] {
-				f[pos][v] = -f[pos][v]
-			}
-		}
-		for q := range np {
-			f[nd+q][q]++ // u_q
-		}
-		f[nd+np][s.np]++ // w
-	}
-	cols := multiplierColumns(ed.Set)
-	nl := len(cols)
-	width := s.nu + nl + 1
-	var cs []poly.Constraint
-	for l := range nl {
-		r := make([]int64, width)
-		r[s.nu+l] = 1
-		cs = append(cs, poly.Constraint{Coef: r})
-	}
-	for pos := range nd + np + 1 { // Σ λ_l cols[l][pos] − F[pos] = 0
-		if bound && pos >= nd && pos < nd+np && !usesParam(cols, pos) {
-			// The bound is an objective, not a legality condition, so it
-			// may assume what Pluto assumes of every size: p ≥ 0. For a
-			// parameter the edge does not mention, that frees u_q (its
-			// equation would force u_q = 0, and two edges that need it
-			// could never be bounded together).
-			continue
-		}
-		r := make([]int64, width)
-		for l, col := range cols {
-			r[s.nu+l] = col[pos]
-		}
-		for v, c := range f[pos] {
-			r[v] = -c
-		}
-		cs = append(cs, poly.Constraint{Eq: true, Coef: r})
-	}
-	names := make([]string, s.nu+nl)
-	for v := range names {
-		names[v] = fmt.Sprintf("x%d", v)
-	}
-	set, err := poly.NewSet(poly.Space{Dims: names}, cs...)
-	if err != nil {
-		return nil, err
-	}
-	for d := s.nu + nl - 1; d >= s.nu; d-- {
-		if set, _, err = set.ProjectOutRational(d); err != nil {
-			return nil, err
-		}
-		if len(set.Constraints()) > maxFarkasRows {
-			if set, err = set.RemoveRedundant(); err != nil {
-				return nil, err
-			}
-			if len(set.Constraints()) > maxFarkasRows {
-				return nil, fmt.Errorf("%w: eliminating Farkas multipliers grows past %d rows", ErrNoSchedule, maxFarkasRows)
-			}
-		}
-	}
-	return set.Constraints(), nil
-}
-
-// maxFarkasRows triggers redundancy removal during the elimination of
-// Farkas multipliers, which otherwise grows quadratically per step.
-const maxFarkasRows = 60
 
 // maxILPRows bounds the size of one scheduling problem; past it the
 // scheduler gives up (the caller keeps the original order) rather than
@@ -437,12 +333,4 @@ func allZero(xs []int64) bool {
 	return true
 }
 
-// usesParam reports whether any multiplier column has a nonzero entry at pos.
-func usesParam(cols [][]int64, pos int) bool {
-	for _, c := range cols {
-		if c[pos] != 0 {
-			return true
-		}
-	}
-	return false
-}
+var debugSched = os.Getenv("NESTOR_SCHED_DEBUG") != ""

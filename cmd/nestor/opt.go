@@ -22,6 +22,7 @@ type sourceFlags struct {
 	tile, parallel  bool
 	notile, nopar   bool
 	tileSizes       string
+	align           bool
 	fuse            string
 }
 
@@ -40,13 +41,14 @@ func (s *sourceFlags) registerOpt(fs *flag.FlagSet) {
 	fs.StringVar(&s.tileSizes, "tile-sizes", "", "tile sizes, outermost band loop first, e.g. `32,32,128` (default: from the cache model; 0 keeps the model's)")
 	fs.BoolVar(&s.parallel, "parallel", true, "mark parallel loops for OpenMP (parallel for, simd) and run tile wavefronts in parallel")
 	fs.BoolVar(&s.nopar, "noparallel", false, "do not mark parallel loops (same as --parallel=false)")
+	fs.BoolVar(&s.align, "align", false, "try a write-aligned schedule first: when every statement writes one array, its subscripts become the outer loops (Δω = 0, the LoopModels note: each element is updated in one iteration, in a register)")
 	fs.StringVar(&s.fuse, "fuse", "smart", "fusion policy of the scheduler: `smart`, max or no")
 }
 
 // options returns the pipeline options the flags select; notes go to w.
 func (s *sourceFlags) options(w io.Writer) (pipeline.Options, error) {
 	o := pipeline.Options{Check: s.check, Schedule: s.schedule, Notes: w,
-		Tile: s.schedule && s.tile && !s.notile, Parallel: s.schedule && s.parallel && !s.nopar}
+		Align: s.align, Tile: s.schedule && s.tile && !s.notile, Parallel: s.schedule && s.parallel && !s.nopar}
 	switch s.fuse {
 	case "smart":
 		o.Fusion = sched.SmartFuse
