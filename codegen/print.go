@@ -49,8 +49,9 @@ type printer struct {
 	elide bool
 	// regs maps an element, as printed, to the variable that holds it
 	// (scalar replacement); taken lists the variables made so far.
-	regs  map[string]string
-	taken map[string]bool
+	regs     map[string]string
+	taken    map[string]bool
+	counters map[string]bool // loop counters printed
 	err   error
 }
 
@@ -85,6 +86,18 @@ func printC(w io.Writer, p *ir.Program, n Node, indent string, stmt stmtFunc) er
 		fmt.Fprintf(&out, "%s%s %s%s;\n", indent, a.Elem, a.Name, dims)
 	}
 	out.Write(pr.body.Bytes())
+	// Counters declared outside the region that no loop reuses any more
+	// (a new schedule names its own) would be unused: say so to the
+	// compiler, as -Wall -Werror builds need.
+	var unused []string
+	for _, v := range p.Vars {
+		if !pr.counters[v] {
+			unused = append(unused, "(void)"+v+";")
+		}
+	}
+	if len(unused) > 0 {
+		fmt.Fprintf(&out, "%s%s /* counters the new loops do not use */\n", indent, strings.Join(unused, " "))
+	}
 	_, err := w.Write(out.Bytes())
 	return err
 }
@@ -159,7 +172,7 @@ func (pr *printer) nested(depth int, header string, body []Node) {
 		pr.line(depth, "}")
 		return
 	}
-	if l, ok := body[0].(*Loop); len(body) == 1 && !(ok && len(l.Pragmas) > 0) {
+	if l, ok := body[0].(*Loop); len(body) == 1 && !(ok && len(l.Pragmas) > 0) && !(ok && pr.elided(l) && pr.printedCount(l.Body) != 1) {
 		pr.line(depth, header)
 		pr.node(body[0], depth+1)
 		return
@@ -177,7 +190,7 @@ func (pr *printer) loop(l *Loop, depth int) {
 			l.Iter, len(l.Lower), len(l.Upper), l.Step))
 		return
 	}
-	if pr.elide && len(l.Pragmas) == 0 && singleIteration(l) && !usesCounter(pr.p, l.Body, l.Level) {
+	if pr.elided(l) {
 		// A loop of one iteration whose counter nothing reads (a
 		// statement placed at a fixed point of a schedule dimension) is
 		// just its body.
@@ -188,6 +201,10 @@ func (pr *printer) loop(l *Loop, depth int) {
 		pr.names = pr.names[:len(pr.names)-1]
 		return
 	}
+	if pr.counters == nil {
+		pr.counters = map[string]bool{}
+	}
+	pr.counters[l.Iter] = true
 	decl := "int "
 	if pr.vars[l.Iter] {
 		decl = ""
@@ -280,6 +297,26 @@ func (pr *printer) loop(l *Loop, depth int) {
 	pr.line(depth, open)
 	pr.registerLoop(l, depth+1, regs)
 	pr.line(depth, "}")
+}
+
+// elided reports whether loop l prints as its body: one iteration, a
+// counter nothing reads, no pragma.
+func (pr *printer) elided(l *Loop) bool {
+	return pr.elide && len(l.Pragmas) == 0 && singleIteration(l) && !usesCounter(pr.p, l.Body, l.Level)
+}
+
+// printedCount returns how many nodes ns prints as at its own depth
+// (an elided loop counts as its body).
+func (pr *printer) printedCount(ns []Node) int {
+	n := 0
+	for _, x := range ns {
+		if l, ok := x.(*Loop); ok && pr.elided(l) {
+			n += pr.printedCount(l.Body)
+			continue
+		}
+		n++
+	}
+	return n
 }
 
 // merges reports whether loop l prints as a block of registers that needs
@@ -396,14 +433,16 @@ func (pr *printer) term(b Bound, lower bool) string {
 	return fmt.Sprintf("%s(%s, %d)", fn, s, b.Den)
 }
 
-// fold prints fn(t0, fn(t1, ...)).
+// fold combines the terms with fn, as a balanced tree:
+// fn(fn(t0, t1), fn(t2, t3)). Balanced: the macros evaluate their arguments twice, so a
+// chain of n terms would expand to 2ⁿ copies, a balanced tree to about n².
 func (pr *printer) fold(fn string, terms []string) string {
-	s := terms[len(terms)-1]
-	for j := len(terms) - 2; j >= 0; j-- {
-		pr.used[fn] = true
-		s = fmt.Sprintf("%s(%s, %s)", fn, terms[j], s)
+	if len(terms) == 1 {
+		return terms[0]
 	}
-	return s
+	pr.used[fn] = true
+	h := len(terms) / 2
+	return fmt.Sprintf("%s(%s, %s)", fn, pr.fold(fn, terms[:h]), pr.fold(fn, terms[h:]))
 }
 
 // aff prints a over the enclosing counters, the parameters and locals

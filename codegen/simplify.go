@@ -37,6 +37,8 @@ func simplifyNodes(p *ir.Program, ns []Node, known []poly.Constraint, depth, np 
 				inner = append(inner, boundRows(n.Lower, n.Level, true, depth, np)...)
 				inner = append(inner, boundRows(n.Upper, n.Level, false, depth, np)...)
 			}
+			n.Lower = dropDominated(known, n.Lower, true, depth, np)
+			n.Upper = dropDominated(known, n.Upper, false, depth, np)
 			n.NonEmpty = nonEmpty(known, n, depth, np)
 			n.Body = simplifyNodes(p, n.Body, inner, depth, np)
 			if innermost(n) {
@@ -289,7 +291,7 @@ func bodyRegisters(p *ir.Program, l *Loop, known []poly.Constraint, depth, np in
 				continue
 			}
 			uses, written, ok := elementUses(p, l.Body, a.Array, elem, known, depth, np)
-			if ok && uses > 1 {
+			if ok && uses > 1 && written { // a value only read: the compiler keeps it
 				out = append(out, BodyRegister{Array: a.Array, Elem: elem, Written: written,
 					Load: !assigns(p, firstInstance(l.Body), elem, a.Array)})
 			}
@@ -435,4 +437,55 @@ func firstInstance(ns []Node) *Instance {
 		}
 	}
 	return nil
+}
+
+// maxPruneTerms bounds the bound terms dropDominated compares pairwise.
+const maxPruneTerms = 48
+
+// dropDominated removes the leaf terms of a loop bound that another term
+// always dominates where the loop runs: a lower-bound term (of a max)
+// never above another, an upper-bound term (of a min) never below
+// another. ⌈a/d⌉ ≤ ⌈b/e⌉ whenever a/d ≤ b/e, that is e·a ≤ d·b; the same
+// holds for floors.
+func dropDominated(known []poly.Constraint, bs []Bound, lower bool, depth, np int) []Bound {
+	if len(bs) < 2 || len(bs) > maxPruneTerms {
+		return bs
+	}
+	leaf := func(b Bound) bool { return len(b.Of) == 0 && !usesLocals(b.Aff) }
+	// below reports whether b/d ≤ c/e always.
+	below := func(b, c Bound) bool {
+		diff := sub(scale(c.Aff, b.Den), scale(b.Aff, c.Den))
+		return guardImplied(known, Cond{Aff: diff}, depth, np)
+	}
+	out := slices.Clone(bs)
+	for k := 0; k < len(out); {
+		b := out[k]
+		dominated := false
+		for j, c := range out {
+			if j == k || !leaf(b) || !leaf(c) {
+				continue
+			}
+			if (lower && below(b, c)) || (!lower && below(c, b)) {
+				dominated = true
+				break
+			}
+		}
+		if dominated {
+			out = slices.Delete(out, k, k+1)
+			continue
+		}
+		k++
+	}
+	return out
+}
+
+func scale(a ir.Aff, f int64) ir.Aff {
+	out := a.Clone()
+	for _, xs := range [][]int64{out.Iter, out.Param, out.Local} {
+		for j := range xs {
+			xs[j] *= f
+		}
+	}
+	out.Const *= f
+	return out
 }

@@ -54,22 +54,25 @@ func TestCorpus(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			out, err := Optimize(f, Options{Check: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			outsideEqual(t, f, out)
-			if ccErr != nil {
-				t.Skip("no C compiler")
-			}
-			path := filepath.Join(t.TempDir(), filepath.Base(k))
-			if err := os.WriteFile(path, out, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			cmd := exec.Command(cc, "-std=c99", "-Wall", "-Wextra", "-Werror", "-fsyntax-only",
-				"-I", filepath.Dir(k), "-D", "SMALL_DATASET", path)
-			if msg, err := cmd.CombinedOutput(); err != nil {
-				t.Errorf("generated code does not compile cleanly: %v\n%s", err, msg)
+			for _, v := range variants() {
+				v.opt.Check = true
+				out, err := Optimize(f, v.opt)
+				if err != nil {
+					t.Fatalf("%s: %v", v.name, err)
+				}
+				outsideEqual(t, f, out)
+				if ccErr != nil {
+					t.Skip("no C compiler")
+				}
+				path := filepath.Join(t.TempDir(), filepath.Base(k))
+				if err := os.WriteFile(path, out, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				cmd := exec.Command(cc, "-std=c99", "-fopenmp", "-Wall", "-Wextra", "-Werror", "-fsyntax-only",
+					"-I", filepath.Dir(k), "-D", "SMALL_DATASET", path)
+				if msg, err := cmd.CombinedOutput(); err != nil {
+					t.Errorf("%s: generated code does not compile cleanly: %v\n%s", v.name, err, msg)
+				}
 			}
 		})
 	}
@@ -115,4 +118,21 @@ func cmp(a, b string) string {
 		return a
 	}
 	return b
+}
+
+// variant is one way to run the pipeline that tests cover.
+type variant struct {
+	name string
+	opt  Options
+}
+
+// variants lists the option sets every corpus test runs: the original
+// order, the default (schedule, tile, parallel), and the default without
+// tiling or without parallel loops.
+func variants() []variant {
+	def := DefaultOptions()
+	notile, nopar := def, def
+	notile.Tile = false
+	nopar.Parallel = false
+	return []variant{{"original order", Options{}}, {"default", def}, {"no tiling", notile}, {"no parallel", nopar}}
 }

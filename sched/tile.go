@@ -77,7 +77,7 @@ func ApplyPlan(p *ir.Program, sc *Schedule, plan Plan) (*ir.Program, []LoopInfo,
 	lay := layout(p, sc, loops, olds, plan)
 	names := timeNames(p, len(lay.info))
 	bs := betas(sc, loops)
-	out := &ir.Program{Params: p.Params, Arrays: p.Arrays, Context: p.Context}
+	out := &ir.Program{Params: p.Params, Arrays: p.Arrays, Context: p.Context, Vars: p.Vars}
 	for si, s := range p.Stmts {
 		ns, err := lay.stmt(p, s, olds[si], conss[si], bs[si], names, m)
 		if err != nil {
