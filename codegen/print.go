@@ -52,7 +52,7 @@ type printer struct {
 	regs     map[string]string
 	taken    map[string]bool
 	counters map[string]bool // loop counters printed
-	err   error
+	err      error
 }
 
 func printC(w io.Writer, p *ir.Program, n Node, indent string, stmt stmtFunc) error {
