@@ -38,13 +38,27 @@
 // fraction-free (int64 entries, one denominator per row, checked arithmetic
 // and one gcd normalization per row per pivot) with the objective kept as a
 // row; it pivots on the most negative reduced cost and falls back to Bland's
-// rule after a run of degenerate pivots, so it cannot cycle. Each branch and
-// bound child adds its bound to a copy of the parent's optimal tableau and is
-// reoptimized by the dual simplex method (Bland's rule). IsRationalEmpty
-// decides the rational relaxation of the constraints as given. Branch and bound is cut off after maxBranchNodes nodes or
-// maxBranchDepth levels; it then returns ErrLimit rather than a guess. On a
+// rule after a run of degenerate pivots, so it cannot cycle. An inequality
+// satisfied at the origin starts with its slack basic, so phase 1 only works
+// on the others. Each branch and bound child adds its bound to a copy of the
+// parent's optimal tableau and is reoptimized by the dual simplex method
+// (Bland's rule). LexMin and LexMax run one lexicographic branch and bound:
+// a node's rational lexicographic minimum comes from one tableau, each
+// coordinate minimized on the optimal face of the earlier ones (the columns
+// with a positive reduced cost frozen at 0); the node branches on its first
+// fractional coordinate and is pruned when its rational minimum cannot beat
+// the best integer point found. IsRationalEmpty decides the rational
+// relaxation of the constraints as given. Branch and bound is cut off after
+// maxBranchNodes nodes or maxBranchDepth levels (or at the deadline of
+// LexMinDeadline); it then returns ErrLimit rather than a guess. On a
 // bounded set it always terminates; on an unbounded integer-empty set it may
 // hit the limit.
+//
+// EliminateRational projects out variables that are rational, not integer
+// (Farkas multipliers): it never tightens a constant while they are there.
+// It removes redundant rows with the dual linear program of each (one row
+// per variable, one column per constraint: small when constraints
+// outnumber variables).
 //
 // # Limits
 //

@@ -9,12 +9,17 @@ import (
 // maxEliminateRows bounds the number of rows EliminateRational keeps while
 // it eliminates; past it the elimination returns ErrLimit rather than run
 // for minutes (Fourier–Motzkin can grow doubly exponentially).
-const maxEliminateRows = 4000
+const maxEliminateRows = 2000
 
 // pruneAfter is the number of inequalities past which EliminateRational
-// removes redundant rows (one linear program per row) after an elimination
-// step that made the system grow.
-const pruneAfter = 16
+// removes redundant rows (one small linear program per row) after an
+// elimination step that made the system grow; below it, pruning costs
+// more than the extra rows.
+const pruneAfter = 64
+
+// keepUnpruned is the number of rows up to which EliminateRational returns
+// its result without removing redundant rows.
+const keepUnpruned = 8
 
 // EliminateRational returns the rational projection of the polyhedron
 // { y ∈ Q^nv : rows } onto its first keep variables: constraints over
@@ -33,12 +38,13 @@ const pruneAfter = 16
 // inequalities then go through Fourier–Motzkin, always eliminating the
 // variable whose elimination makes the fewest new rows. Duplicate rows and
 // rows dominated by one with the same variable part are dropped at every
-// step, and once the system passes pruneAfter inequalities a step that
-// grows it is followed by redundancy removal by linear programming (a row
-// is dropped when the others imply it over Q), so the result has no
-// redundant inequality. An infeasible system returns the single row
-// −1 ≥ 0. The result is sorted; it returns ErrLimit when the system grows
-// past maxEliminateRows rows.
+// step; once the system passes pruneAfter inequalities, a step that grows
+// it is followed by redundancy removal by linear programming (a row is
+// dropped when the others imply it over Q, see implied), and so is the
+// result when it has more than keepUnpruned rows. A system found
+// infeasible returns the single row −1 ≥ 0 (a small result may instead be
+// contradictory rows). The result is sorted; it returns ErrLimit when the
+// system grows past maxEliminateRows rows.
 func EliminateRational(rows []Constraint, nv, keep int) (out []Constraint, err error) {
 	defer catch(&err)
 	if keep < 0 || keep > nv {
@@ -66,7 +72,10 @@ func EliminateRational(rows []Constraint, nv, keep int) (out []Constraint, err e
 	for _, r := range e.rows {
 		res = append(res, Constraint{Eq: r.Eq, Coef: append(slices.Clone(r.Coef[:keep]), r.Coef[nv])})
 	}
-	res, empty := pruneRational(res, keep)
+	empty := false
+	if len(res) > keepUnpruned {
+		res, empty = pruneRational(res, keep)
+	}
 	if empty {
 		return falseRow(keep), nil
 	}
@@ -286,17 +295,19 @@ func pruneRational(rows []Constraint, nv int) (out []Constraint, empty bool) {
 	return out, false
 }
 
-// implied reports whether the rational points of rows all satisfy r:
-// a·x + c ≥ 0. By the affine form of Farkas' lemma that holds, for a
-// non-empty system, exactly when a = Σ y_i·a_i and c ≥ Σ y_i·c_i for some
-// y ≥ 0 (free for an equality row); an empty system implies everything
-// and makes the minimum below unbounded (rows are infeasible exactly when
-// Σ y_i·a_i = 0 and Σ y_i·c_i < 0 for some such y). So it solves the dual
+// implied reports whether the rational points of rows, a feasible
+// system, all satisfy r: a·x + c ≥ 0. By the affine form of Farkas' lemma
+// that holds exactly when a = Σ y_i·a_i and c ≥ Σ y_i·c_i for some y ≥ 0
+// (free for an equality row). So it solves the dual
 //
 //	min Σ y_i·c_i  s.t.  Σ y_i·a_i = a, y ≥ 0,
 //
 // a linear program with one row per variable and one column per row: far
-// smaller than the primal's tableau when rows outnumber variables.
+// smaller than the primal's tableau when rows outnumber variables. With
+// r the row −1 ≥ 0 (a = 0, so y = 0 is feasible) it also decides
+// feasibility: rows are infeasible exactly when some such y has
+// Σ y_i·c_i < 0, so that the minimum is unbounded; implied then reports
+// true.
 func implied(rows []Constraint, nv int, r Constraint) bool {
 	ncol := 0
 	for _, q := range rows {

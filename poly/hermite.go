@@ -129,9 +129,14 @@ func solveEqualities(rows []Constraint, nv int) (lat *lattice, ineqs []Constrain
 		}
 		c := make([]int64, k+1)
 		c[k] = eval(r.Coef, lat.x0)
-		for j := range k {
-			for i := range nv {
-				c[j] = add(c[j], mul(r.Coef[i], lat.m[i][j]))
+		for i, a := range r.Coef[:nv] { // rows and M are sparse
+			if a == 0 {
+				continue
+			}
+			for j, m := range lat.m[i] {
+				if m != 0 {
+					c[j] = add(c[j], mul(a, m))
+				}
 			}
 		}
 		row := Constraint{Coef: c}

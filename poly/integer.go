@@ -1,10 +1,9 @@
 package poly
 
 import (
-	"fmt"
-	"os"
 	"errors"
 	"slices"
+	"time"
 )
 
 // Branch-and-bound limits. Exceeding either returns ErrLimit, never a guess.
@@ -269,25 +268,28 @@ func (s *Set) opt(f []int64, params []int64, dir int64) (Result, error) {
 // ErrUnbounded if some dimension has no minimum.
 func (s *Set) LexMin(params []int64) (point []int64, ok bool, err error) {
 	defer catch(&err)
-	return s.lex(params, 1)
+	return s.lex(params, 1, time.Time{})
+}
+
+// LexMinDeadline is LexMin that gives up with ErrLimit once deadline has
+// passed (checked at every node of the search).
+func (s *Set) LexMinDeadline(params []int64, deadline time.Time) (point []int64, ok bool, err error) {
+	defer catch(&err)
+	return s.lex(params, 1, deadline)
 }
 
 // LexMax is LexMin for the lexicographically largest point.
 func (s *Set) LexMax(params []int64) (point []int64, ok bool, err error) {
 	defer catch(&err)
-	return s.lex(params, -1)
+	return s.lex(params, -1, time.Time{})
 }
 
 // lex minimizes dir·x lexicographically over the integer points of s at
-// params. The equalities are solved first (x = X0 + M·z over integer z),
-// then one simplex tableau over z serves every coordinate: coordinate k's
-// form dir·(M_k·z) is minimized from the tableau left by coordinate k−1
-// (a warm primal simplex), branch and bound finds its integer minimum v
-// from that tableau as the root, and the two rows M_k·z ≥ v and M_k·z ≤ v
-// are added to the root by the dual simplex before the next coordinate.
-// Each coordinate thus costs a few pivots unless its minimum is
-// fractional, where it used to cost three simplex runs from scratch.
-func (s *Set) lex(params []int64, dir int64) ([]int64, bool, error) {
+// params. The equalities are solved first (x = X0 + M·z over integer z);
+// then lexicographic branch and bound (lexBnB) runs on z with the forms
+// f_i = dir·M_i·z, x's coordinates up to their constants. Where some
+// relaxation is unbounded, lexSequential decides what LexMin means then.
+func (s *Set) lex(params []int64, dir int64, deadline time.Time) ([]int64, bool, error) {
 	if s.empty {
 		return nil, false, nil
 	}
@@ -301,64 +303,158 @@ func (s *Set) lex(params []int64, dir int64) ([]int64, bool, error) {
 	if !t.phase1() {
 		return nil, false, nil
 	}
-	var z []int64 // an integer point of the current root, once known
+	b := &lexBnB{deadline: deadline}
 	for i := range nd {
 		f := make([]int64, k)
 		for j := range k {
 			f[j] = mul(dir, lat.m[i][j])
 		}
-		if allZero(f) {
-			continue // x_i is fixed by the equalities
+		if !allZero(f) { // else x_i is fixed by the equalities
+			b.forms = append(b.forms, f)
 		}
-		st, _, _ := t.phase2(f)
-		if st == lpUnbounded {
-			if z == nil {
-				// Unbounded LP: the integer problem is unbounded when it
-				// has an integer point (Meyer 1974), else empty.
-				fb := &bnb{nv: k, obj: make([]int64, k), feasOnly: true}
-				if _, err := fb.search(ineqs, 0); err != nil {
-					return nil, false, err
-				}
-				if !fb.found {
-					return nil, false, nil
-				}
-			}
-			return nil, false, ErrUnbounded
-		}
-		b := &bnb{nv: k, obj: f}
-		if z != nil {
-			b.found, b.point, b.best = true, z, eval(append(slices.Clone(f), 0), z)
-		}
-		if os.Getenv("LEXDBG") != "" { _, v := t.solution(); fmt.Fprintln(os.Stderr, "coord", i, "lp", v) }
-		if err := b.node(t, 0); err != nil {
-			if os.Getenv("LEXDBG") != "" { fmt.Fprintln(os.Stderr, "coord", i, "nodes", b.nodes, b.found, b.best) }
+	}
+	if err := b.node(t, 0); err == ErrUnbounded {
+		return lexSequential(lat, ineqs, b.forms)
+	} else if err != nil {
+		return nil, false, err
+	}
+	if !b.found {
+		return nil, false, nil
+	}
+	return lat.apply(b.point), true, nil
+}
+
+// lexSequential is the lexicographic minimum by definition: minimize f_0
+// over the integer points, fix it, minimize f_1, and so on; ErrUnbounded
+// when some f_i has no minimum. Branch and bound runs once per form, so
+// lex uses it only when a relaxation is unbounded, where the
+// lexicographic branch and bound cannot tell an unbounded minimum from an
+// unbounded relaxation off the minimum's path.
+func lexSequential(lat *lattice, ineqs []Constraint, forms [][]int64) ([]int64, bool, error) {
+	k := lat.k
+	rows := slices.Clip(ineqs)
+	var z []int64
+	for _, f := range forms {
+		r, err := intMinIneq(rows, k, f)
+		if err != nil {
 			return nil, false, err
 		}
-		if !b.found {
+		switch r.Status {
+		case Empty:
 			return nil, false, nil
+		case Unbounded:
+			return nil, false, ErrUnbounded
 		}
-		z = b.point
-		for _, d := range [2]int64{1, -1} { // f·z ≥ best, f·z ≤ best
-			t = t.cloneWide()
-			if !t.addForm(f, d, b.best) {
-				panic("poly: lex: the minimum's own rows are infeasible")
-			}
+		z = r.Point
+		fix := make([]int64, k+1)
+		for j, c := range f {
+			fix[j] = c
 		}
+		fix[k] = neg(r.Value)
+		rows = append(rows, Constraint{Coef: fix}, Constraint{Coef: negated(fix)})
 	}
-	if z == nil {
-		z = make([]int64, k)
-		if k > 0 || len(ineqs) > 0 {
-			fb := &bnb{nv: k, obj: make([]int64, k), feasOnly: true}
-			if _, err := fb.search(ineqs, 0); err != nil {
-				return nil, false, err
-			}
-			if !fb.found {
-				return nil, false, nil
-			}
-			z = fb.point
+	if z == nil { // no form: only emptiness is left
+		r, err := intMinIneq(rows, k, make([]int64, k))
+		if err != nil || r.Status == Empty {
+			return nil, false, err
 		}
+		z = r.Point
 	}
 	return lat.apply(z), true, nil
+}
+
+func negated(c []int64) []int64 {
+	out := make([]int64, len(c))
+	for i, v := range c {
+		out[i] = neg(v)
+	}
+	return out
+}
+
+// lexBnB is a lexicographic branch and bound: it finds the integer point
+// z minimizing (f_0·z, f_1·z, …) lexicographically, where the forms f_i
+// determine z (they do: M has full column rank).
+//
+// At each node the rational lexicographic minimum r of the forms over the
+// node's polyhedron comes from one tableau (tableau.lexmin); every integer
+// point of the node is ≥ r lexicographically, so the node is pruned when
+// r cannot beat the incumbent. Otherwise, with i the first form whose
+// value r_i is fractional, every integer point has f_i ≤ ⌊r_i⌋ or
+// f_i ≥ ⌈r_i⌉. The child f_i ≥ ⌈r_i⌉ is searched first: only it can keep
+// the integral prefix r_0 … r_{i−1}, so it usually holds the answer, after
+// which the other child is pruned at its root. When no form is fractional
+// r is the node's integer lexmin (integral forms make z integral: x is).
+type lexBnB struct {
+	forms    [][]int64
+	deadline time.Time // zero: none
+	nodes    int
+	found    bool
+	best     []int64 // the incumbent's form values
+	point    []int64 // the incumbent
+}
+
+// errLexInternal reports a broken invariant of lexBnB: our bug.
+var errLexInternal = errors.New("poly: lexmin: integral coordinates at a fractional point (internal error)")
+
+func (b *lexBnB) node(t *tableau, depth int) error {
+	b.nodes++
+	if b.nodes > maxBranchNodes || depth > maxBranchDepth {
+		return ErrLimit
+	}
+	if !b.deadline.IsZero() && time.Now().After(b.deadline) {
+		return ErrLimit
+	}
+	r, ok := t.lexmin(b.forms)
+	if !ok {
+		return ErrUnbounded
+	}
+	if b.found && !lexBelow(r, b.best) {
+		return nil
+	}
+	i := slices.IndexFunc(r, func(v rat) bool { return !v.isInt() })
+	if i < 0 {
+		x, _ := t.solution()
+		pt := make([]int64, len(x))
+		for j, v := range x {
+			if !v.isInt() {
+				return errLexInternal
+			}
+			pt[j] = v.num
+		}
+		b.found, b.point, b.best = true, pt, make([]int64, len(r))
+		for j, v := range r {
+			b.best[j] = v.num
+		}
+		return nil
+	}
+	for _, c := range [2]struct{ dir, v int64 }{{1, r[i].ceil()}, {-1, r[i].floor()}} {
+		child := t.cloneWide()
+		child.frozen = nil
+		clear(child.a[child.m]) // a zero objective is dual feasible
+		child.d[child.m] = 1
+		if !child.addForm(b.forms[i], c.dir, c.v) {
+			b.nodes++
+			continue
+		}
+		if err := b.node(child, depth+1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// lexBelow reports whether an integer vector y ≥ r (lexicographically)
+// can be lexicographically smaller than best. At the first position i
+// where r differs from best (r_j = best_j before it), such a y has the
+// same prefix and y_i ≥ r_i: if r_i > best_i it is above best; if r_i <
+// best_i, y_i < best_i may hold, or y_i = best_i > r_i with the rest free.
+func lexBelow(r []rat, best []int64) bool {
+	for i, v := range r {
+		if c := v.cmp(ri(best[i])); c != 0 {
+			return c < 0
+		}
+	}
+	return false
 }
 
 func allZero(xs []int64) bool {

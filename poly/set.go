@@ -152,38 +152,46 @@ func tightened(rows []Constraint, nv int) []Constraint {
 // part, negated). Their sum is k >= 0 with no variables, so k < 0 makes the
 // set empty, and k == 0 means r = 0: the pair becomes one equality. The
 // comparison c1 + c2 < 0 is written c1 < -c2 so that it cannot overflow.
+// Rows are sorted (equalities first, then by coefficients, the constant
+// last), so of the inequalities with one variable part the first has the
+// smallest constant, the strongest: only those pair, and the opposite of a
+// row is found by binary search.
 func pairs(rows []Constraint) ([]Constraint, bool) {
 	n := 0
 	if len(rows) > 0 {
 		n = len(rows[0].Coef) - 1
 	}
-	opposite := func(a, b []int64) bool {
-		for i := range n {
-			if a[i] != -b[i] {
-				return false
-			}
-		}
-		return true
+	ineq := slices.IndexFunc(rows, func(r Constraint) bool { return !r.Eq })
+	if ineq < 0 {
+		return rows, false
 	}
 	dead := make([]bool, len(rows))
-	for i := range rows {
-		if rows[i].Eq || dead[i] {
+	var eqs []int // rows that become equalities, changed after the search
+	for i := ineq; i < len(rows); i++ {
+		a := rows[i].Coef[:n]
+		if dead[i] || i > ineq && slices.Equal(rows[i-1].Coef[:n], a) {
 			continue
 		}
-		for j := i + 1; j < len(rows); j++ {
-			if rows[j].Eq || dead[j] || !opposite(rows[i].Coef, rows[j].Coef) {
-				continue
-			}
-			ci, cj := rows[i].Coef[n], rows[j].Coef[n]
-			if ci < -cj {
-				return nil, true
-			}
-			if ci == -cj {
-				rows[i].Eq = true
-				normalize(&rows[i])
-				dead[j] = true
-			}
+		j, found := slices.BinarySearchFunc(rows[ineq:], a, func(r Constraint, a []int64) int {
+			return cmpNeg(r.Coef[:n], a)
+		})
+		j += ineq
+		if !found || dead[j] || j == i {
+			continue
 		}
+		ci, cj := rows[i].Coef[n], rows[j].Coef[n]
+		if ci < -cj {
+			return nil, true
+		}
+		if ci == -cj {
+			eqs = append(eqs, i)
+			dead[i], dead[j] = true, true
+		}
+	}
+	for _, i := range eqs {
+		rows[i].Eq = true
+		normalize(&rows[i])
+		dead[i] = false
 	}
 	out := rows[:0]
 	for i, r := range rows {
@@ -192,6 +200,19 @@ func pairs(rows []Constraint) ([]Constraint, bool) {
 		}
 	}
 	return out, false
+}
+
+// cmpNeg compares x with -a lexicographically.
+func cmpNeg(x, a []int64) int {
+	for k, v := range x {
+		if w := -a[k]; v != w {
+			if v < w {
+				return -1
+			}
+			return 1
+		}
+	}
+	return 0
 }
 
 type rowKind int

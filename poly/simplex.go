@@ -61,6 +61,9 @@ type tableau struct {
 	d     []int64   // m+1 positive denominators
 	basis []int     // basic column of each row, -1 for an artificial
 	row   []int     // row of each basic column, -1 when nonbasic
+	// frozen marks nonbasic columns held at 0: they never enter the basis
+	// (nil: none). See lexmin.
+	frozen []bool
 }
 
 func newTableau(rows []Constraint, nv int) *tableau {
@@ -286,7 +289,7 @@ func (t *tableau) run() bool {
 		bland := degenerate >= blandAfter
 		col := -1
 		for j := range t.n {
-			if z[j] >= 0 || t.row[j] >= 0 {
+			if z[j] >= 0 || t.row[j] >= 0 || t.frozen != nil && t.frozen[j] {
 				continue
 			}
 			if bland {
@@ -515,7 +518,7 @@ func (t *tableau) dual() bool {
 		ar := t.a[r]
 		col := -1
 		for j := range t.n {
-			if ar[j] >= 0 || t.row[j] >= 0 {
+			if ar[j] >= 0 || t.row[j] >= 0 || t.frozen != nil && t.frozen[j] {
 				continue
 			}
 			if col < 0 || cmpFrac(z[j], -ar[j], z[col], -ar[col]) < 0 {
@@ -527,6 +530,40 @@ func (t *tableau) dual() bool {
 		}
 		t.pivot(r, col)
 	}
+}
+
+// lexmin returns the rational lexicographic minimum of the forms (each
+// over the structural variables x) on the polyhedron of the feasible
+// tableau t, or false when one of them is unbounded below. It minimizes
+// the forms in turn, each from the basis the previous one left; after
+// each, the nonbasic columns with a positive reduced cost are frozen at 0:
+// with the objective const + Σ d_j·x_j over the nonbasic columns (d ≥ 0
+// at the optimum), the optimal points are exactly the feasible points
+// where every x_j with d_j > 0 is 0, so the later forms are minimized
+// over the optimal face of the earlier ones. t ends at the minimum with
+// its columns frozen; t.solution() gives the minimizing vertex.
+func (t *tableau) lexmin(forms [][]int64) ([]rat, bool) {
+	nv := t.nv
+	t.frozen = make([]bool, t.n)
+	vals := make([]rat, len(forms))
+	for i, f := range forms {
+		z := t.a[t.m]
+		clear(z)
+		for j, c := range f {
+			z[j], z[nv+j] = check(c), neg(c)
+		}
+		if !t.minimize() {
+			return nil, false
+		}
+		z = t.a[t.m]
+		vals[i] = mkrat(neg(z[t.n]), t.d[t.m])
+		for j := range t.n {
+			if z[j] > 0 && t.row[j] < 0 {
+				t.frozen[j] = true
+			}
+		}
+	}
+	return vals, true
 }
 
 // solution returns the vertex x and the objective value of an optimal tableau.

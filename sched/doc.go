@@ -14,4 +14,17 @@
 // With the offset canonicalization of package deps it reproduces the
 // LoopModels note: the 0-based triangular solve admits the Δω = 0 schedule
 // only after the change of variables.
+//
+// Compute builds Pluto's scheduler on the same lemma. Per edge, the
+// polyhedron's equalities are substituted into the form first (each
+// removes a free multiplier and an equation), its redundant rows dropped
+// (each costs a multiplier), and the multipliers eliminated exactly over
+// the rationals (poly.EliminateRational), for legality and for the bound
+// u·p + w; edges of one statement pair and one polyhedron share the
+// result. Of the rows of one statement pair, those implied by another and
+// the non-negativity of the unknowns are dropped. Each loop row is then
+// the integer lexicographic minimum of the scheduling problem
+// (poly.LexMinDeadline). Compute never runs past Options.Budget
+// (DefaultBudget, 2 s, when zero): it then returns an error wrapping
+// ErrNoSchedule, and the caller keeps the original order.
 package sched

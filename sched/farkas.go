@@ -3,6 +3,9 @@ package sched
 import (
 	"errors"
 	"fmt"
+	"math"
+	"math/bits"
+	"slices"
 
 	"nestor/deps"
 	"nestor/poly"
@@ -96,23 +99,20 @@ func (s *scheduler) edgeConstraints(e int) ([]poly.Constraint, error) {
 		return cs, nil
 	}
 	ed := s.g.Edges[e]
-	key := fmt.Sprint(ed.Source, ed.Target, ed.Set.Constraints())
+	key := s.shapeOf(e)
 	if cs, ok := s.shapes[key]; ok {
 		s.farkas[e] = cs
 		return cs, nil
 	}
-	// The rows of the polyhedron without those the others imply: every
-	// row costs a multiplier.
-	sp := ed.Set.Space()
-	poly1, err := poly.EliminateRational(ed.Set.Constraints(), sp.NVar(), sp.NVar())
+	ep, err := prepare(ed.Set)
 	if err != nil {
 		return nil, err
 	}
-	legal, err := s.farkasRows(ed, poly1, false)
+	legal, err := s.farkasRows(ed, ep, false)
 	if err != nil {
 		return nil, err
 	}
-	bound, err := s.farkasRows(ed, poly1, true)
+	bound, err := s.farkasRows(ed, ep, true)
 	if err != nil {
 		return nil, err
 	}
@@ -122,26 +122,72 @@ func (s *scheduler) edgeConstraints(e int) ([]poly.Constraint, error) {
 	return cs, nil
 }
 
+// shapeOf returns the shape id of edge e: edges with the same source,
+// target and polyhedron have the same id.
+func (s *scheduler) shapeOf(e int) int {
+	if s.shape == nil {
+		s.shape = make([]int, len(s.g.Edges))
+		for k := range s.shape {
+			s.shape[k] = -1
+		}
+	}
+	if id := s.shape[e]; id >= 0 {
+		return id
+	}
+	ed := s.g.Edges[e]
+	key := fmt.Sprint(ed.Source, ed.Target, ed.Set.Constraints())
+	id, ok := s.shapeK[key]
+	if !ok {
+		id = len(s.shapeK)
+		s.shapeK[key] = id
+	}
+	s.shape[e] = id
+	return id
+}
+
 // form returns the coefficients of L = φ_T(t) − φ_S(s) over the edge's
-// (dims, params, 1), each an affine combination of unknowns: form[pos] is
-// a vector over the unknowns.
-func (s *scheduler) form(ed *deps.Edge) [][]int64 {
+// (dims, params, 1), each an affine combination of the unknowns vars:
+// form[pos][j] is the coefficient of unknown vars[j].
+func (s *scheduler) form(ed *deps.Edge, vars []int) [][]int64 {
 	sp := ed.Set.Space()
 	n := sp.NDim() + sp.NParam() + 1
 	f := make([][]int64, n)
 	for k := range f {
-		f[k] = make([]int64, s.nu)
+		f[k] = make([]int64, len(vars))
 	}
+	local := func(v int) int { return slices.Index(vars, v) }
 	src, dst := s.p.Stmts[ed.Source], s.p.Stmts[ed.Target]
 	for k := range src.Depth() {
-		f[k][s.coefIndex(ed.Source, k)] -= int64(src.Dir[k])
+		f[k][local(s.coefIndex(ed.Source, k))] -= int64(src.Dir[k])
 	}
 	for k := range dst.Depth() {
-		f[src.Depth()+k][s.coefIndex(ed.Target, k)] += int64(dst.Dir[k])
+		f[src.Depth()+k][local(s.coefIndex(ed.Target, k))] += int64(dst.Dir[k])
 	}
-	f[n-1][s.off[ed.Target]]++
-	f[n-1][s.off[ed.Source]]--
+	f[n-1][local(s.off[ed.Target])]++
+	f[n-1][local(s.off[ed.Source])]--
 	return f
+}
+
+// edgeUnknowns returns the unknowns the legality form of edge e (and its
+// bound, with bound set) can involve: the constants and coefficients of
+// its statements, and u and w for the bound.
+func (s *scheduler) edgeUnknowns(ed *deps.Edge, bound bool) []int {
+	var vars []int
+	if bound {
+		for v := range s.np + 1 { // u, w
+			vars = append(vars, v)
+		}
+	}
+	stmts := []int{ed.Source}
+	if ed.Target != ed.Source {
+		stmts = append(stmts, ed.Target)
+	}
+	for _, st := range stmts {
+		for v := range 1 + s.p.Stmts[st].Depth() {
+			vars = append(vars, s.off[st]+v)
+		}
+	}
+	return vars
 }
 
 // farkasRows linearizes "F ≥ 0 on the polyhedron rows" with F = L
@@ -152,11 +198,12 @@ func (s *scheduler) form(ed *deps.Edge) [][]int64 {
 // The multipliers are rational and are eliminated exactly
 // (poly.EliminateRational); what is left are constraints over the few
 // unknowns F involves, mapped back to all unknowns.
-func (s *scheduler) farkasRows(ed *deps.Edge, rows []poly.Constraint, bound bool) ([]poly.Constraint, error) {
+func (s *scheduler) farkasRows(ed *deps.Edge, ep *edgePoly, bound bool) ([]poly.Constraint, error) {
 	sp := ed.Set.Space()
 	nd, np := sp.NDim(), sp.NParam()
-	f := s.form(ed)
-	if bound {
+	all := s.edgeUnknowns(ed, bound)
+	f := s.form(ed, all)
+	if bound { // u, w are all[0 … np]
 		for pos := range f {
 			for v := range f[pos] {
 				f[pos][v] = -f[pos][v]
@@ -167,9 +214,13 @@ func (s *scheduler) farkasRows(ed *deps.Edge, rows []poly.Constraint, bound bool
 		}
 		f[nd+np][s.np]++ // w
 	}
-	// The unknowns F involves, numbered locally.
+	if err := ep.substitute(f); err != nil {
+		return nil, err
+	}
+	rows := ep.rows
+	// The unknowns F involves, numbered locally: j for all[vars[j]].
 	var vars []int
-	for v := range s.nu {
+	for v := range all {
 		for pos := range f {
 			if f[pos][v] != 0 {
 				vars = append(vars, v)
@@ -224,12 +275,156 @@ func (s *scheduler) farkasRows(ed *deps.Edge, rows []poly.Constraint, bound bool
 	for k, r := range red {
 		c := make([]int64, s.nu+1)
 		for j, v := range vars {
-			c[v] = r.Coef[j]
+			c[all[v]] = r.Coef[j]
 		}
 		c[s.nu] = r.Coef[nl]
 		out[k] = poly.Constraint{Eq: r.Eq, Coef: c}
 	}
 	return out, nil
+}
+
+// edgePoly is an edge's polyhedron prepared for Farkas' lemma: each of its
+// equalities eliminated one variable (steps, in order), and rows holds
+// the inequalities left, rewritten without the eliminated variables (their
+// positions are 0) and without the rows the others imply. Since F ≥ 0 on
+// the polyhedron exactly when F', F with the same variables eliminated by
+// the same equalities, is ≥ 0 on rows, the multipliers of the equalities
+// and the equations of the eliminated variables never enter the Farkas
+// system.
+type edgePoly struct {
+	steps []elimStep
+	rows  []poly.Constraint
+}
+
+// elimStep eliminates the variable at pos with the equality eq (over the
+// polyhedron's dims, params and constant), eq[pos] ≠ 0.
+type elimStep struct {
+	pos int
+	eq  []int64
+}
+
+// prepare eliminates the equalities of set, each with the variable (a dim
+// before a param) whose coefficient is smallest in magnitude: a row r
+// becomes |a|·r − sign(a)·r_pos·eq (a = eq[pos]), exact over Q, and the
+// projection of the integer points keeps satisfying the result, so its
+// rows may be tightened (poly.NewSet) before the redundant ones go
+// (poly.EliminateRational with nothing to eliminate).
+func prepare(set *poly.Set) (*edgePoly, error) {
+	sp := set.Space()
+	nv := sp.NVar()
+	rows := set.Constraints()
+	ep := &edgePoly{}
+	for {
+		pi, pos := -1, -1
+		for i, r := range rows {
+			if !r.Eq {
+				continue
+			}
+			for v := range nv {
+				if a := r.Coef[v]; a != 0 && (pos < 0 || abs64(a) < abs64(rows[pi].Coef[pos]) ||
+					v < sp.NDim() && pos >= sp.NDim() && abs64(a) == abs64(rows[pi].Coef[pos])) {
+					pi, pos = i, v
+				}
+			}
+		}
+		if pi < 0 {
+			break
+		}
+		eq := rows[pi].Coef
+		ep.steps = append(ep.steps, elimStep{pos: pos, eq: eq})
+		var next []poly.Constraint
+		for i, r := range rows {
+			if i == pi {
+				continue
+			}
+			c, ok := combine(r.Coef, eq, pos)
+			if !ok {
+				return nil, poly.ErrOverflow
+			}
+			next = append(next, poly.Constraint{Eq: r.Eq, Coef: c})
+		}
+		t, err := poly.NewSet(sp, next...)
+		if err != nil {
+			return nil, err
+		}
+		rows = t.Constraints()
+	}
+	rows, err := poly.EliminateRational(rows, nv, nv)
+	if err != nil {
+		return nil, err
+	}
+	ep.rows = rows
+	return ep, nil
+}
+
+// combine returns |a|·r − sign(a)·r[pos]·eq with a = eq[pos], false on
+// overflow.
+func combine(r, eq []int64, pos int) ([]int64, bool) {
+	a := eq[pos]
+	out := make([]int64, len(r))
+	for k := range r {
+		x, ok1 := mul64(abs64(a), r[k])
+		y, ok2 := mul64(r[pos], eq[k])
+		if a < 0 {
+			y = -y
+		}
+		z, ok3 := sub64(x, y)
+		if !ok1 || !ok2 || !ok3 {
+			return nil, false
+		}
+		out[k] = z
+	}
+	out[pos] = 0
+	return out, true
+}
+
+// substitute rewrites the form f (per variable of the polyhedron and the
+// constant, a vector over unknowns) with the eliminated variables replaced
+// as prepare replaced them in the rows: f becomes |a|·f − sign(a)·f_pos·eq
+// per step, a positive multiple of f on the polyhedron.
+func (ep *edgePoly) substitute(f [][]int64) error {
+	for _, st := range ep.steps {
+		a := st.eq[st.pos]
+		fp := append([]int64(nil), f[st.pos]...)
+		for q := range f {
+			for v := range f[q] {
+				x, ok1 := mul64(abs64(a), f[q][v])
+				y, ok2 := mul64(fp[v], st.eq[q])
+				if a < 0 {
+					y = -y
+				}
+				z, ok3 := sub64(x, y)
+				if !ok1 || !ok2 || !ok3 {
+					return poly.ErrOverflow
+				}
+				f[q][v] = z
+			}
+		}
+	}
+	return nil
+}
+
+// mul64 returns x·y and whether it fits in an int64 (math.MinInt64
+// excluded, as poly does).
+func mul64(x, y int64) (int64, bool) {
+	hi, lo := bits.Mul64(uint64(abs64(x)), uint64(abs64(y)))
+	if hi != 0 || lo > math.MaxInt64 {
+		return 0, false
+	}
+	if (x < 0) != (y < 0) {
+		return -int64(lo), true
+	}
+	return int64(lo), true
+}
+
+// sub64 returns x − y and whether it fits in an int64 (math.MinInt64
+// excluded).
+func sub64(x, y int64) (int64, bool) {
+	z := x - y
+	if (x >= 0) != (y >= 0) && (z >= 0) != (x >= 0) || z == math.MinInt64 {
+		return 0, false
+	}
+	return z, true
 }
 
 // usesColumn reports whether any row has a nonzero coefficient at pos.
@@ -269,6 +464,9 @@ func (s *scheduler) liveEdgeRows() ([]poly.Constraint, error) {
 		if !ok {
 			var all []poly.Constraint
 			for _, e := range groups[k] {
+				if err := s.checkBudget(); err != nil {
+					return nil, err
+				}
 				cs, err := s.edgeConstraints(e)
 				if err != nil {
 					return nil, err
@@ -276,7 +474,7 @@ func (s *scheduler) liveEdgeRows() ([]poly.Constraint, error) {
 				all = append(all, cs...)
 			}
 			var err error
-			if rows, err = pruneNonNegative(all, s.nu); err != nil {
+			if rows, err = pruneGroup(all, s.nu); err != nil {
 				return nil, err
 			}
 			s.groups[key] = rows
@@ -286,20 +484,14 @@ func (s *scheduler) liveEdgeRows() ([]poly.Constraint, error) {
 	return out, nil
 }
 
-// pruneNonNegative returns rows over nu integer unknowns without those
-// implied by the others and the non-negativity of every unknown: the rows
-// are tightened for integers (poly.NewSet), then pruned over the
-// rationals on the unknowns they mention.
-func pruneNonNegative(rows []poly.Constraint, nu int) ([]poly.Constraint, error) {
-	names := make([]string, nu)
-	for v := range names {
-		names[v] = fmt.Sprintf("x%d", v)
-	}
-	set, err := poly.NewSet(poly.Space{Dims: names}, rows...)
-	if err != nil {
-		return nil, err
-	}
-	rows = set.Constraints()
+// pruneGroup returns rows over nu integer unknowns, normalized
+// (poly.NewSet tightens them for integers), without those implied by
+// another row and the non-negativity of every unknown (dropDominated),
+// which the scheduling problem always has. A full redundancy check by
+// linear programming finds a few more, but costs more than the larger
+// integer problem does.
+func pruneGroup(rows []poly.Constraint, nu int) ([]poly.Constraint, error) {
+	// The rows mention few unknowns: work on those.
 	var vars []int
 	for v := range nu {
 		if usesColumn(rows, v) {
@@ -307,51 +499,100 @@ func pruneNonNegative(rows []poly.Constraint, nu int) ([]poly.Constraint, error)
 		}
 	}
 	nl := len(vars)
-	local := make([]poly.Constraint, 0, len(rows)+nl)
-	for _, r := range rows {
+	local := make([]poly.Constraint, len(rows))
+	for k, r := range rows {
 		c := make([]int64, nl+1)
 		for j, v := range vars {
 			c[j] = r.Coef[v]
 		}
 		c[nl] = r.Coef[nu]
-		local = append(local, poly.Constraint{Eq: r.Eq, Coef: c})
+		local[k] = poly.Constraint{Eq: r.Eq, Coef: c}
 	}
-	for j := range nl {
-		c := make([]int64, nl+1)
-		c[j] = 1
-		local = append(local, poly.Constraint{Coef: c})
+	names := make([]string, nl)
+	for v := range names {
+		names[v] = fmt.Sprintf("x%d", v)
 	}
-	local, err = poly.EliminateRational(local, nl, nl)
+	set, err := poly.NewSet(poly.Space{Dims: names}, local...)
 	if err != nil {
 		return nil, err
 	}
-	var out []poly.Constraint
-	for _, r := range local {
-		if !r.Eq && isNonNegativity(r.Coef) {
-			continue
-		}
+	local = dropDominated(set.Constraints())
+	out := make([]poly.Constraint, len(local))
+	for k, r := range local {
 		c := make([]int64, nu+1)
 		for j, v := range vars {
 			c[v] = r.Coef[j]
 		}
 		c[nu] = r.Coef[nl]
-		out = append(out, poly.Constraint{Eq: r.Eq, Coef: c})
+		out[k] = poly.Constraint{Eq: r.Eq, Coef: c}
 	}
 	return out, nil
 }
 
-// isNonNegativity reports whether the row (coefficients then constant)
-// reads x_v ≥ 0 for one unknown.
-func isNonNegativity(c []int64) bool {
-	n := 0
-	for _, v := range c[:len(c)-1] {
-		switch v {
-		case 0:
-		case 1:
-			n++
-		default:
-			return false
+// dropDominated returns rows (over non-negative unknowns, coefficients
+// then constant) without the inequalities implied by one other kept
+// inequality and the non-negativity of the unknowns: r = λ·r' + μ + δ with
+// λ > 0, μ ≥ 0 (a combination of the rows x_v ≥ 0) and δ ≥ 0 a constant,
+// that is a ≥ λ·a' componentwise and c ≥ λ·c'. The λ satisfying all
+// components form an interval, found with exact fraction comparisons.
+func dropDominated(rows []poly.Constraint) []poly.Constraint {
+	dead := make([]bool, len(rows))
+	for i, r := range rows {
+		if r.Eq {
+			continue
+		}
+		for j, q := range rows {
+			if j == i || dead[j] || q.Eq {
+				continue
+			}
+			if dominates(q.Coef, r.Coef) {
+				dead[i] = true
+				break
+			}
 		}
 	}
-	return n == 1 && c[len(c)-1] == 0
+	var out []poly.Constraint
+	for i, r := range rows {
+		if !dead[i] {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// dominates reports whether some λ > 0 has a_k − λ·b_k ≥ 0 for every k
+// (b dominates a).
+func dominates(b, a []int64) bool {
+	// λ ∈ [lo, hi], fractions with positive denominators; hi unset is +∞.
+	loN, loD := int64(0), int64(1)
+	hiN, hiD, hiSet := int64(0), int64(1), false
+	for k, q := range b {
+		p := a[k]
+		switch {
+		case q > 0: // λ ≤ p/q
+			if p <= 0 {
+				return false
+			}
+			if !hiSet || fracLess(p, q, hiN, hiD) {
+				hiN, hiD, hiSet = p, q, true
+			}
+		case q < 0: // λ ≥ p/q = (−p)/(−q), binding when p < 0
+			if p < 0 && fracLess(loN, loD, -p, -q) {
+				loN, loD = -p, -q
+			}
+		default:
+			if p < 0 {
+				return false
+			}
+		}
+	}
+	return !hiSet || !fracLess(hiN, hiD, loN, loD)
+}
+
+// fracLess reports whether p/q < r/s for non-negative p, r and positive
+// q, s, exactly (128-bit products).
+func fracLess(p, q, r, s int64) bool {
+	h1, l1 := bits.Mul64(uint64(p), uint64(s))
+	h2, l2 := bits.Mul64(uint64(r), uint64(q))
+	return h1 < h2 || h1 == h2 && l1 < l2
 }

@@ -3,7 +3,6 @@ package sched
 import (
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"time"
 
@@ -33,7 +32,14 @@ type Options struct {
 	// statement writes the same array and its subscripts are legal rows,
 	// they become the outer band.
 	Align bool
+	// Budget bounds the time Compute may take; past it Compute gives up
+	// with an error wrapping ErrNoSchedule. Zero means DefaultBudget.
+	Budget time.Duration
 }
+
+// DefaultBudget is the time Compute takes at most when Options.Budget is
+// zero. Every corpus kernel needs less than a tenth of it.
+const DefaultBudget = 2 * time.Second
 
 // ErrNoSchedule means the scheduler found no legal hyperplane and no cut:
 // the caller keeps the original order.
@@ -53,6 +59,11 @@ var ErrNoSchedule = errors.New("sched: no affine schedule found")
 // are negative (the counter is oriented by its Dir).
 func Compute(p *ir.Program, g *deps.Graph, opt Options) (*Schedule, error) {
 	s := newScheduler(p, g)
+	budget := opt.Budget
+	if budget <= 0 {
+		budget = DefaultBudget
+	}
+	s.deadline = time.Now().Add(budget)
 	aligned := opt.Align && s.align()
 	if aligned {
 		// the aligned rows fuse every statement: no initial cut
@@ -62,6 +73,9 @@ func Compute(p *ir.Program, g *deps.Graph, opt Options) (*Schedule, error) {
 	for !s.done() {
 		if len(s.sc.Rows[0]) > maxDims {
 			return nil, fmt.Errorf("%w: more than %d dimensions", ErrNoSchedule, maxDims)
+		}
+		if err := s.checkBudget(); err != nil {
+			return nil, err
 		}
 		if !s.allFull() {
 			found, err := s.hyperplane()
@@ -107,21 +121,34 @@ func (s *scheduler) endBand() bool {
 	return progress
 }
 
+// checkBudget returns an error wrapping ErrNoSchedule once the deadline
+// (set by Compute) has passed.
+func (s *scheduler) checkBudget() error {
+	if !s.deadline.IsZero() && time.Now().After(s.deadline) {
+		return fmt.Errorf("%w: over the time budget", ErrNoSchedule)
+	}
+	return nil
+}
+
 // maxDims bounds the number of time dimensions (a safety net against a
 // loop that makes no progress).
 const maxDims = 64
 
 type scheduler struct {
-	p      *ir.Program
-	g      *deps.Graph
-	sc     *Schedule
-	live   []bool                       // edges not satisfied before the current band
-	sat    []bool                       // live edges a row of the current band satisfies
-	band   int                          // the first dimension of the current band
-	h      [][][]int64                  // per statement, the linear parts of its loop rows
-	farkas map[int][]poly.Constraint    // per edge, its Farkas rows
-	shapes map[string][]poly.Constraint // the same, per statement pair and polyhedron
-	groups map[string][]poly.Constraint // the pruned rows of a set of edges of one statement pair
+	p        *ir.Program
+	g        *deps.Graph
+	sc       *Schedule
+	live     []bool                       // edges not satisfied before the current band
+	sat      []bool                       // live edges a row of the current band satisfies
+	deadline time.Time                    // see Options.Budget
+	band     int                          // the first dimension of the current band
+	h        [][][]int64                  // per statement, the linear parts of its loop rows
+	farkas   map[int][]poly.Constraint    // per edge, its Farkas rows
+	shapes   map[int][]poly.Constraint    // the same, per shape (shapeOf)
+	groups   map[string][]poly.Constraint // the pruned rows of a set of edges of one statement pair
+	shape    []int                        // per edge, an id shared by edges of equal pair and polyhedron
+	shapeK   map[string]int
+	effects  map[effectKey]effectResult // see rowEffect
 	// unknown layout: u (one per parameter), w, σ = Σ c, then per
 	// statement c0 and its counter coefficients.
 	np, nu int
@@ -131,7 +158,7 @@ type scheduler struct {
 func newScheduler(p *ir.Program, g *deps.Graph) *scheduler {
 	s := &scheduler{p: p, g: g, sc: &Schedule{Rows: make([][]ir.Aff, len(p.Stmts))},
 		live: make([]bool, len(g.Edges)), sat: make([]bool, len(g.Edges)), h: make([][][]int64, len(p.Stmts)),
-		farkas: map[int][]poly.Constraint{}, shapes: map[string][]poly.Constraint{}, groups: map[string][]poly.Constraint{}, np: len(p.Params)}
+		farkas: map[int][]poly.Constraint{}, shapes: map[int][]poly.Constraint{}, groups: map[string][]poly.Constraint{}, shapeK: map[string]int{}, effects: map[effectKey]effectResult{}, np: len(p.Params)}
 	for k := range s.live {
 		s.live[k] = true
 	}
@@ -186,12 +213,11 @@ func (s *scheduler) hyperplane() (bool, error) {
 	if n := len(set.Constraints()); n > maxILPRows {
 		return false, fmt.Errorf("%w: the scheduling problem has %d constraints (limit %d)", ErrNoSchedule, n, maxILPRows)
 	}
-	t0 := time.Now()
-	sol, ok, err := set.LexMin(nil)
-	if debugSched {
-		fmt.Fprintf(os.Stderr, "lexmin: %d unknowns, %d rows, %v, %v ok=%v err=%v\n", s.nu, len(set.Constraints()), time.Since(t0), sol, ok, err)
-	}
+	sol, ok, err := set.LexMinDeadline(nil, s.deadline)
 	if errors.Is(err, poly.ErrLimit) {
+		if err := s.checkBudget(); err != nil {
+			return false, err
+		}
 		return false, nil // treat as no hyperplane: cut, or give up
 	}
 	if err != nil || !ok {
@@ -262,9 +288,11 @@ func (s *scheduler) independence(st int) []poly.Constraint {
 }
 
 // maxILPRows bounds the size of one scheduling problem; past it the
-// scheduler gives up (the caller keeps the original order) rather than
-// run for minutes.
-const maxILPRows = 600
+// scheduler gives up (the caller keeps the original order). The simplex
+// tableau is dense, rows × (2·unknowns + rows) entries, and branch and
+// bound keeps one per level of its search. The largest corpus problem
+// (deriche) has about 600 rows.
+const maxILPRows = 1000
 
 // addRow records the loop row given by the unknowns sol, marks the edges
 // it satisfies and whether it is parallel: zero distance on every edge
@@ -290,16 +318,55 @@ func (s *scheduler) addRow(sol []int64) {
 		if !live {
 			continue
 		}
-		iv, err := deps.Range(s.g.Edges[e].Set, s.distanceForm(e))
-		if err != nil || iv.MinInf || iv.MaxInf || iv.Min != 0 || iv.Max != 0 {
-			parallel = false
-		}
-		if err == nil && !iv.MinInf && iv.Min >= 1 {
+		sat, zero := s.rowEffect(e, parallel)
+		parallel = parallel && zero
+		if sat {
 			s.sat[e] = true
 		}
 	}
 	s.sc.Parallel = append(s.sc.Parallel, parallel)
 }
+
+// rowEffect reports whether the last row satisfies edge e (distance
+// L ≥ 1 on every instance: { L ≤ 0 } is empty) and, when asked, whether
+// it is zero on it ({ L ≥ 1 } and { L ≤ −1 } are empty). A search limit
+// answers no to both, which is safe: the edge stays live, the row is not
+// marked parallel. Edges of one shape share the answers.
+func (s *scheduler) rowEffect(e int, wantZero bool) (sat, zero bool) {
+	f := s.distanceForm(e)
+	key := effectKey{shape: s.shapeOf(e), form: fmt.Sprint(f)}
+	if r, ok := s.effects[key]; ok && (r.zeroKnown || !wantZero) {
+		return r.sat, r.zero
+	}
+	set := s.g.Edges[e].Set
+	// empty reports whether no instance has sign·L + c ≥ 0.
+	empty := func(sign, c int64) bool {
+		g := make([]int64, len(f))
+		for k, v := range f {
+			g[k] = sign * v
+		}
+		g[len(g)-1] += c
+		t, err := set.With(poly.Constraint{Coef: g})
+		if err != nil {
+			return false
+		}
+		em, err := t.IsEmpty()
+		return err == nil && em
+	}
+	sat = empty(-1, 0)
+	if wantZero && !sat {
+		zero = empty(1, -1) && empty(-1, -1)
+	}
+	s.effects[key] = effectResult{sat: sat, zero: zero, zeroKnown: wantZero || sat}
+	return sat, zero
+}
+
+type effectKey struct {
+	shape int
+	form  string
+}
+
+type effectResult struct{ sat, zero, zeroKnown bool }
 
 // distanceForm returns the current last row's L = φ_T(t) − φ_S(s) over
 // the edge's (dims, params, 1).
@@ -332,5 +399,3 @@ func allZero(xs []int64) bool {
 	}
 	return true
 }
-
-var debugSched = os.Getenv("NESTOR_SCHED_DEBUG") != ""

@@ -6,33 +6,33 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"nestor/deps"
 	"nestor/frontend"
 	"nestor/ir"
 )
 
-var all = flag.Bool("sched.all", false, "schedule every corpus kernel, the slow ones too")
+// all is kept so that command lines that pass it still work: every corpus
+// kernel schedules in milliseconds now, and every one runs.
+var all = flag.Bool("sched.all", false, "no effect: every corpus kernel runs")
 
-// slow lists the kernels whose scheduling problems take more than a few
-// seconds today (Fourier–Motzkin elimination of the Farkas multipliers
-// grows large); CI skips them until the scheduler is faster.
-var slow = map[string]bool{"cholesky": true, "lu": true, "ludcmp": true, "nussinov": true, "adi": true, "jacobi-2d": true, "floyd-warshall": true}
+// fallback lists the corpus kernels that are expected to keep their
+// original order (Compute returns ErrNoSchedule), with the reason. Every
+// other kernel must schedule: a new fallback is a regression.
+var fallback = map[string]string{}
 
 // TestComputeCorpus schedules every corpus kernel and checks the result by
 // execution: the program rewritten under the new schedule computes bit for
 // bit what the original does (the interpreter evaluates both in their own
-// orders; only dependences constrain them). A kernel the scheduler cannot
-// handle must say so with ErrNoSchedule (the caller keeps the original
-// order); the test then skips it.
+// orders; only dependences constrain them). A kernel in fallback must fail
+// with ErrNoSchedule (the caller keeps the original order); any other must
+// schedule, well within the default budget.
 func TestComputeCorpus(t *testing.T) {
 	ks, _ := filepath.Glob("../testdata/kernels/*.c")
 	for _, k := range ks {
 		name := strings.TrimSuffix(filepath.Base(k), ".c")
 		t.Run(name, func(t *testing.T) {
-			if slow[name] && !*all {
-				t.Skip("slow to schedule (tens of seconds); run with -sched.all")
-			}
 			f, err := frontend.ParseFile(k, frontend.Config{Defines: []string{"MINI_DATASET"}})
 			if err != nil {
 				t.Fatal(err)
@@ -42,12 +42,19 @@ func TestComputeCorpus(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			start := time.Now()
 			sc, err := Compute(p, g, Options{})
-			if errors.Is(err, ErrNoSchedule) {
+			if why, ok := fallback[name]; ok {
+				if !errors.Is(err, ErrNoSchedule) {
+					t.Fatalf("expected a fallback (%s), got %v", why, err)
+				}
 				t.Skipf("falls back to the original order: %v", err)
 			}
 			if err != nil {
 				t.Fatal(err)
+			}
+			if d := time.Since(start); d > DefaultBudget/2 {
+				t.Errorf("scheduling took %v", d)
 			}
 			q, err := Apply(p, sc)
 			if err != nil {
@@ -63,5 +70,23 @@ func TestComputeCorpus(t *testing.T) {
 			runBoth(t, p, q, params)
 			t.Logf("\n%s", Format(p, sc))
 		})
+	}
+}
+
+// TestComputeBudget checks that a scheduler out of time gives up the way
+// the pipeline expects: an error wrapping ErrNoSchedule.
+func TestComputeBudget(t *testing.T) {
+	f, err := frontend.ParseFile("../testdata/kernels/heat-3d.c", frontend.Config{Defines: []string{"MINI_DATASET"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := f.Scops[0].Prog
+	g, err := deps.Analyze(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Compute(p, g, Options{Budget: time.Nanosecond})
+	if !errors.Is(err, ErrNoSchedule) || !strings.Contains(err.Error(), "budget") {
+		t.Fatalf("Compute with a 1ns budget: %v, want a budget error wrapping ErrNoSchedule", err)
 	}
 }
