@@ -193,19 +193,104 @@ func build(sts []*stmtInfo, k int) []Node {
 		}
 		g := sts[:n]
 		sts = sts[n:]
-		common := hoist(g)
-		var node Node
-		if len(g) == 1 && g[0].s.Depth() == k {
-			node = instance(g[0])
-		} else {
-			node = buildLoop(g, k)
+		if parts := separate(g, k); parts != nil {
+			for _, part := range parts {
+				out = append(out, shared(part, k))
+			}
+			continue
 		}
-		if len(common) > 0 {
-			node = &If{Conds: common, Body: []Node{node}}
-		}
-		out = append(out, node)
+		out = append(out, shared(g, k))
 	}
 	return mergeIfs(out)
+}
+
+// shared returns the node that runs the statements of g at level k: an
+// instance or a loop, inside the guards they all still need.
+func shared(g []*stmtInfo, k int) Node {
+	common := hoist(g)
+	var node Node
+	if len(g) == 1 && g[0].s.Depth() == k {
+		node = instance(g[0])
+	} else {
+		node = buildLoop(g, k)
+	}
+	if len(common) > 0 {
+		node = &If{Conds: common, Body: []Node{node}}
+	}
+	return node
+}
+
+// separate splits the loop at level k that g would share when some of its
+// statements run at one point c of the counter (a fixed position of a
+// schedule dimension) and the others over ranges: the loop becomes the
+// iterations before c (the ranged statements only), the iteration c (all
+// of them), and the iterations after c, in that order, which is the order
+// of the shared loop. The guards that would select the point statements
+// inside the loop disappear, and the inner loops of the first and last
+// parts run one statement set (CLooG's separation, for this common case).
+// It returns nil when the case does not apply.
+func separate(g []*stmtInfo, k int) [][]*stmtInfo {
+	var c *ir.Aff
+	var points, ranged []*stmtInfo
+	for _, st := range g {
+		if st.s.Depth() <= k {
+			return nil
+		}
+		a, ok := point(st, k)
+		if !ok {
+			ranged = append(ranged, st)
+			continue
+		}
+		if c != nil && !c.Equal(a) {
+			return nil
+		}
+		c = &a
+		points = append(points, st)
+	}
+	if c == nil || len(ranged) == 0 {
+		return nil
+	}
+	at := func(delta int64) Bound {
+		b := Bound{Aff: c.Clone(), Den: 1}
+		b.Aff.Const += delta
+		return b
+	}
+	var before, here, after []*stmtInfo
+	for _, st := range g {
+		if slices.Contains(points, st) {
+			here = append(here, st.withBounds(k, nil, nil))
+			continue
+		}
+		before = append(before, st.withBounds(k, nil, []Bound{at(-1)}))
+		here = append(here, st.withBounds(k, []Bound{at(0)}, []Bound{at(0)}))
+		after = append(after, st.withBounds(k, []Bound{at(1)}, nil))
+	}
+	return [][]*stmtInfo{before, here, after}
+}
+
+// point returns the one value statement st's counter k takes, when its
+// only lower and upper bounds are the same affine form.
+func point(st *stmtInfo, k int) (ir.Aff, bool) {
+	lv := st.lvl[k]
+	if len(lv.lower) != 1 || len(lv.upper) != 1 || len(lv.strides) > 0 {
+		return ir.Aff{}, false
+	}
+	lo, up := lv.lower[0], lv.upper[0]
+	if len(lo.Of) > 0 || len(up.Of) > 0 || lo.Den != 1 || up.Den != 1 || usesLocals(lo.Aff) || !lo.Aff.Equal(up.Aff) {
+		return ir.Aff{}, false
+	}
+	return lo.Aff, true
+}
+
+// withBounds returns a copy of st whose level k has the extra lower and
+// upper bounds (its own pending guards copied, so parts stay independent).
+func (st *stmtInfo) withBounds(k int, lower, upper []Bound) *stmtInfo {
+	c := *st
+	c.lvl = slices.Clone(st.lvl)
+	c.lvl[k].lower = append(slices.Clone(st.lvl[k].lower), lower...)
+	c.lvl[k].upper = append(slices.Clone(st.lvl[k].upper), upper...)
+	c.pending = slices.Clone(st.pending)
+	return &c
 }
 
 // hoist removes the pending guards every statement of g needs and returns

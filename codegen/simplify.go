@@ -36,11 +36,19 @@ func simplifyNodes(p *ir.Program, ns []Node, known []poly.Constraint, depth, np 
 			if n.Step == 1 {
 				inner = append(inner, boundRows(n.Lower, n.Level, true, depth, np)...)
 				inner = append(inner, boundRows(n.Upper, n.Level, false, depth, np)...)
+				if set, err := poly.NewSet(space(depth, np), inner...); err == nil {
+					if empty, err := set.IsEmpty(); err == nil && empty {
+						continue // never runs: no empty loops in the output
+					}
+				}
 			}
 			n.Lower = dropDominated(known, n.Lower, true, depth, np)
 			n.Upper = dropDominated(known, n.Upper, false, depth, np)
 			n.NonEmpty = nonEmpty(known, n, depth, np)
 			n.Body = simplifyNodes(p, n.Body, inner, depth, np)
+			if len(n.Body) == 0 {
+				continue
+			}
 			if innermost(n) {
 				n.Registers = registerArrays(p, n, inner, depth, np)
 			}
@@ -74,6 +82,9 @@ func simplifyNodes(p *ir.Program, ns []Node, known []poly.Constraint, depth, np 
 				}
 			}
 			body := simplifyNodes(p, n.Body, inner, depth, np)
+			if len(body) == 0 {
+				continue // guards around nothing
+			}
 			if len(keep) == 0 {
 				out = append(out, body...)
 				continue
