@@ -99,12 +99,17 @@ func TestCheckCorpus(t *testing.T) {
 	for _, k := range kernels(t) {
 		t.Run(strings.TrimSuffix(filepath.Base(k), ".c"), func(t *testing.T) {
 			t.Parallel()
-			code, out, errw := nestor(t, "check", k, "-D", "SMALL_DATASET", "--runs", "1")
-			if code != 0 {
-				t.Errorf("exit %d\n%s%s", code, out, errw)
-			}
-			if !strings.Contains(out, "speedup") {
-				t.Errorf("no timing in the report:\n%s", out)
+			// The default (schedule, tile, parallel), then without tiling
+			// and without parallel loops: each must compute the same.
+			for _, flags := range [][]string{nil, {"--notile"}, {"--noparallel"}} {
+				args := append([]string{"check", k, "-D", "SMALL_DATASET", "--runs", "1"}, flags...)
+				code, out, errw := nestor(t, args...)
+				if code != 0 {
+					t.Errorf("%v: exit %d\n%s%s", flags, code, out, errw)
+				}
+				if !strings.Contains(out, "speedup") {
+					t.Errorf("%v: no timing in the report:\n%s", flags, out)
+				}
 			}
 		})
 	}
