@@ -98,13 +98,35 @@ func simplifyNodes(p *ir.Program, ns []Node, known []poly.Constraint, depth, np 
 	return mergeIfs(out)
 }
 
-// guardImplied reports whether the known constraints imply guard c.
+// guardImplied reports whether the known constraints imply guard c. It
+// reasons over the rationals: integer emptiness (branch and bound) made
+// generated programs with many guards take seconds, for little gain.
 func guardImplied(known []poly.Constraint, c Cond, depth, np int) bool {
+	return implies(known, c, depth, np, false)
+}
+
+// rationalImplied is guardImplied over the rationals: weaker (it may miss
+// an implication that needs integrality) but never slow, for the pairwise
+// comparisons of bound terms.
+func rationalImplied(known []poly.Constraint, c Cond, depth, np int) bool {
+	return implies(known, c, depth, np, false)
+}
+
+// implies decides known ⇒ c by the emptiness of known ∧ ¬c: first over
+// the rationals (empty there means empty over the integers), then, when
+// integer is set, over the integers.
+func implies(known []poly.Constraint, c Cond, depth, np int, integer bool) bool {
 	holds := func(a ir.Aff) bool { // known ⇒ a ≥ 0
 		not := toPoly(neg(a), false, depth, np)
 		not.Coef[len(not.Coef)-1]--
 		set, err := poly.NewSet(space(depth, np), append(slices.Clone(known), not)...)
 		if err != nil {
+			return false
+		}
+		if empty, err := set.IsRationalEmpty(); err == nil && empty {
+			return true
+		}
+		if !integer {
 			return false
 		}
 		empty, err := set.IsEmpty()
@@ -451,7 +473,7 @@ func firstInstance(ns []Node) *Instance {
 }
 
 // maxPruneTerms bounds the bound terms dropDominated compares pairwise.
-const maxPruneTerms = 48
+const maxPruneTerms = 16
 
 // dropDominated removes the leaf terms of a loop bound that another term
 // always dominates where the loop runs: a lower-bound term (of a max)
@@ -466,7 +488,7 @@ func dropDominated(known []poly.Constraint, bs []Bound, lower bool, depth, np in
 	// below reports whether b/d ≤ c/e always.
 	below := func(b, c Bound) bool {
 		diff := sub(scale(c.Aff, b.Den), scale(b.Aff, c.Den))
-		return guardImplied(known, Cond{Aff: diff}, depth, np)
+		return rationalImplied(known, Cond{Aff: diff}, depth, np)
 	}
 	out := slices.Clone(bs)
 	for k := 0; k < len(out); {
