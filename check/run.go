@@ -17,11 +17,17 @@ import (
 // run runs the harness exe in mode ("in", "out" or "time"), writing to file
 // when mode is not "time", and returns what it wrote and the kernel's time.
 func (h *harness) run(ctx context.Context, exe, mode, file string) (*Data, time.Duration, error) {
+	return h.runEnv(ctx, exe, mode, file, nil)
+}
+
+// runEnv is run with the environment env (nil: nestor's own).
+func (h *harness) runEnv(ctx context.Context, exe, mode, file string, env []string) (*Data, time.Duration, error) {
 	args := []string{mode}
 	if file != "" {
 		args = append(args, file)
 	}
 	cmd := exec.CommandContext(ctx, exe, args...)
+	cmd.Env = env
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {

@@ -200,7 +200,10 @@ func orthogonalComplement(h [][]int64, d int) [][]int64 {
 			g[i][j] = rat(s)
 		}
 	}
-	inv, _ := invert(g) // h has independent rows, so g is invertible
+	inv, ok := invert(g) // h has independent rows, so g is invertible
+	if !ok {
+		return nil // defensive: no direction is known to be independent
+	}
 	var out [][]int64
 	for i := range d {
 		row := make([]*big.Rat, d)

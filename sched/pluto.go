@@ -309,7 +309,7 @@ func (s *scheduler) addRow(sol []int64) {
 			lin[k] = a.Iter[k]
 		}
 		s.sc.Rows[st] = append(s.sc.Rows[st], a)
-		if !s.full(st) && !allZero(lin) {
+		if !s.full(st) && !allZero(lin) && rankOf(append(slices.Clone(s.h[st]), lin)) > len(s.h[st]) {
 			s.h[st] = append(s.h[st], lin)
 		}
 	}

@@ -24,7 +24,7 @@ type command struct {
 // results to out.
 type runFunc func(out io.Writer, args []string) error
 
-var commands = []*command{optCommand, checkCommand, depsCommand, schedCommand, versionCommand}
+var commands = []*command{optCommand, checkCommand, depsCommand, schedCommand, benchCommand, versionCommand}
 
 // usageError is a mistake on the command line (exit status 2).
 type usageError struct{ msg string }
