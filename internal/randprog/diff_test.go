@@ -333,11 +333,15 @@ func diff(t *testing.T, seed int64, o *outcome) {
 // interpreter on the inputs of execute; it returns how the arrays differ
 // from want ("" when they are equal bit for bit), or why it skipped out:
 // when out does not parse as a region nestor accepts (generated code may
-// use constructs the frontend does not read back) or when the interpreter
-// would take long to walk its loops (see quick); check.Compare still
-// covers it. op is the original program, which want holds the result of
-// at params.
+// use constructs the frontend does not read back), when its macros would
+// take the preprocessor long to expand (see maxMacroDepth), or when the
+// interpreter would take long to walk its loops (see quick);
+// check.Compare still covers it. op is the original program, which want
+// holds the result of at params.
 func interpDiff(path string, out []byte, op *ir.Program, want *interp.Memory, params []int64) (msg, skipped string) {
+	if d := macroDepth(out); d > maxMacroDepth {
+		return "", fmt.Sprintf("it nests nestor_ macros %d deep", d)
+	}
 	g, err := frontend.Parse(path, out, frontend.Config{})
 	if err != nil {
 		return "", "it does not parse: " + err.Error()
@@ -442,4 +446,41 @@ func optParams(prog *ir.Program, params []int64, op *ir.Program) ([]int64, bool)
 		q[k] = params[i]
 	}
 	return q, true
+}
+
+// maxMacroDepth bounds the nesting of the generated code's nestor_min,
+// nestor_max, nestor_floord and nestor_ceild macros that interpDiff reads
+// back: each macro repeats its arguments, so the expanded text doubles
+// with every level, and tiled code nests them a dozen deep (seconds of
+// preprocessing, or the frontend's expansion limit).
+const maxMacroDepth = 8
+
+var nestorMacros = []string{"nestor_min", "nestor_max", "nestor_floord", "nestor_ceild"}
+
+// macroDepth returns the deepest nesting of calls of nestor_ macros in src.
+func macroDepth(src []byte) int {
+	var stack []bool // per open parenthesis: whether it opens a macro call
+	depth, deepest := 0, 0
+	for k, c := range src {
+		switch c {
+		case '(':
+			before := bytes.TrimRight(src[:k], " ")
+			call := slices.ContainsFunc(nestorMacros, func(m string) bool {
+				return bytes.HasSuffix(before, []byte(m))
+			})
+			stack = append(stack, call)
+			if call {
+				depth++
+				deepest = max(deepest, depth)
+			}
+		case ')':
+			if n := len(stack); n > 0 {
+				if stack[n-1] {
+					depth--
+				}
+				stack = stack[:n-1]
+			}
+		}
+	}
+	return deepest
 }
