@@ -30,6 +30,12 @@ type Loop struct {
 	// NonEmpty reports that the loop is known to run at least once
 	// wherever it is reached (set by Build's simplification).
 	NonEmpty bool
+	// Rest marks the remainder of an unrolled loop (UnrollJam): the loop
+	// right before it in the same body has the same counter and a larger
+	// step, and this loop continues that counter from where it stopped
+	// (its Lower bounds still hold, as facts, but are not where it
+	// starts).
+	Rest bool
 	// Registers lists the arrays (indices into Program.Arrays) one of
 	// whose elements an innermost loop may keep in a variable (set by
 	// Build's simplification; see scalar.go).

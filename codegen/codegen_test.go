@@ -216,35 +216,7 @@ func TestTrace(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var region bytes.Buffer
-			trace := func(_ *printer, s *ir.Stmt, _ *Instance, iters []string) string {
-				format, args := s.Name, ""
-				for _, x := range iters {
-					format += " %ld"
-					args += ", (long)" + x
-				}
-				return fmt.Sprintf("printf(\"%s\\n\"%s);", format, args)
-			}
-			if err := printC(&region, p, n, "  ", trace); err != nil {
-				t.Fatal(err)
-			}
-			var src bytes.Buffer
-			src.WriteString("#include <stdio.h>\n#include <stdlib.h>\n\nstatic void kernel(")
-			var params, args []string
-			for k, q := range p.Params {
-				params = append(params, "int "+q.Name)
-				args = append(args, fmt.Sprintf("atoi(argv[%d])", k+1))
-			}
-			if len(params) == 0 {
-				params = []string{"void"}
-			}
-			fmt.Fprintf(&src, "%s) {\n", strings.Join(params, ", "))
-			if len(p.Vars) > 0 {
-				fmt.Fprintf(&src, "  int %s;\n", strings.Join(p.Vars, ", "))
-			}
-			fmt.Fprintf(&src, "%s}\n\nint main(int argc, char **argv) {\n  (void)argc;\n  kernel(%s);\n  return 0;\n}\n",
-				region.String(), strings.Join(args, ", "))
-			bin := compile(t, cc, src.Bytes(), "-O0", "-o")
+			bin, region := traceBinary(t, cc, p, n)
 			for _, vals := range c.params {
 				var argv []string
 				for _, v := range vals {
@@ -255,11 +227,47 @@ func TestTrace(t *testing.T) {
 					t.Fatalf("run %v: %v", vals, err)
 				}
 				if want := expectedTrace(t, p, vals); string(out) != want {
-					t.Errorf("params %v: trace mismatch\n%s\n--- want\n%s--- got\n%s", vals, region.String(), want, out)
+					t.Errorf("params %v: trace mismatch\n%s\n--- want\n%s--- got\n%s", vals, region, want, out)
 				}
 			}
 		})
 	}
+}
+
+// traceBinary compiles loop AST n of p with every statement replaced by a
+// printf of its name and counters, as a program taking p's parameters as
+// arguments; it returns the executable and the printed region.
+func traceBinary(t *testing.T, cc string, p *ir.Program, n Node) (string, string) {
+	t.Helper()
+	var region bytes.Buffer
+	trace := func(_ *printer, s *ir.Stmt, _ *Instance, iters []string) string {
+		format, args := s.Name, ""
+		for _, x := range iters {
+			format += " %ld"
+			args += ", (long)" + x
+		}
+		return fmt.Sprintf("printf(\"%s\\n\"%s);", format, args)
+	}
+	if err := printC(&region, p, n, "  ", trace); err != nil {
+		t.Fatal(err)
+	}
+	var src bytes.Buffer
+	src.WriteString("#include <stdio.h>\n#include <stdlib.h>\n\nstatic void kernel(")
+	var params, args []string
+	for k, q := range p.Params {
+		params = append(params, "int "+q.Name)
+		args = append(args, fmt.Sprintf("atoi(argv[%d])", k+1))
+	}
+	if len(params) == 0 {
+		params = []string{"void"}
+	}
+	fmt.Fprintf(&src, "%s) {\n", strings.Join(params, ", "))
+	if len(p.Vars) > 0 {
+		fmt.Fprintf(&src, "  int %s;\n", strings.Join(p.Vars, ", "))
+	}
+	fmt.Fprintf(&src, "%s}\n\nint main(int argc, char **argv) {\n  (void)argc;\n  kernel(%s);\n  return 0;\n}\n",
+		region.String(), strings.Join(args, ", "))
+	return compile(t, cc, src.Bytes(), "-O0", "-o"), region.String()
 }
 
 // traceBox bounds the counters enumerated by expectedTrace; no domain of a

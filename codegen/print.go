@@ -52,6 +52,7 @@ type printer struct {
 	regs     map[string]string
 	taken    map[string]bool
 	counters map[string]bool // loop counters printed
+	open     map[*Loop]bool  // unrolled loops whose counter pair declared
 	err      error
 }
 
@@ -112,9 +113,7 @@ func (pr *printer) line(depth int, s string) {
 func (pr *printer) node(n Node, depth int) {
 	switch n := n.(type) {
 	case *Block:
-		for _, c := range n.Body {
-			pr.node(c, depth)
-		}
+		pr.nodes(n.Body, depth)
 	case *Loop:
 		pr.loop(n, depth)
 	case *If:
@@ -178,10 +177,55 @@ func (pr *printer) nested(depth int, header string, body []Node) {
 		return
 	}
 	pr.line(depth, header+" {")
-	for _, c := range body {
-		pr.node(c, depth+1)
+	if l, ok := body[0].(*Loop); len(body) == 2 && ok && isRest(body[1], l) {
+		pr.pair(l, body[1].(*Loop), depth+1) // the header's block scopes the counter
+	} else {
+		pr.nodes(body, depth+1)
 	}
 	pr.line(depth, "}")
+}
+
+// nodes prints ns at depth: an unrolled loop and the rest loop after it
+// as one block that declares their shared counter.
+func (pr *printer) nodes(ns []Node, depth int) {
+	for k := 0; k < len(ns); k++ {
+		if l, ok := ns[k].(*Loop); ok && k+1 < len(ns) && isRest(ns[k+1], l) {
+			pr.line(depth, "{")
+			pr.pair(l, ns[k+1].(*Loop), depth+1)
+			pr.line(depth, "}")
+			k++
+			continue
+		}
+		pr.node(ns[k], depth)
+	}
+}
+
+// isRest reports whether n is the rest loop of unrolled loop l.
+func isRest(n Node, l *Loop) bool {
+	r, ok := n.(*Loop)
+	return ok && r.Rest && r.Iter == l.Iter && r.Level == l.Level && !l.Rest
+}
+
+// pair prints unrolled loop l and its rest loop r: the counter is
+// declared (or, for a variable of the enclosing code, set) before l, and
+// both loops run it without an initialization.
+func (pr *printer) pair(l, r *Loop, depth int) {
+	decl := "int "
+	if pr.vars[l.Iter] {
+		decl = ""
+	}
+	if l.Dir < 0 {
+		pr.fail(fmt.Errorf("codegen: unrolled loop %s runs downward", l.Iter))
+		return
+	}
+	pr.line(depth, fmt.Sprintf("%s%s = %s;", decl, l.Iter, pr.bound(l.Lower, true)))
+	if pr.open == nil {
+		pr.open = map[*Loop]bool{}
+	}
+	pr.open[l] = true
+	pr.loop(l, depth)
+	delete(pr.open, l)
+	pr.loop(r, depth)
 }
 
 func (pr *printer) loop(l *Loop, depth int) {
@@ -195,9 +239,7 @@ func (pr *printer) loop(l *Loop, depth int) {
 		// statement placed at a fixed point of a schedule dimension) is
 		// just its body.
 		pr.names = append(pr.names, l.Iter)
-		for _, c := range l.Body {
-			pr.node(c, depth)
-		}
+		pr.nodes(l.Body, depth)
 		pr.names = pr.names[:len(pr.names)-1]
 		return
 	}
@@ -226,6 +268,9 @@ func (pr *printer) loop(l *Loop, depth int) {
 		}
 	}
 	header := fmt.Sprintf("for (%s%s = %s; %s; %s)", decl, l.Iter, init, test, incr)
+	if l.Rest || pr.open[l] {
+		header = fmt.Sprintf("for (; %s; %s)", test, incr)
+	}
 	pr.names = append(pr.names, l.Iter)
 	var regs []register
 	if pr.elide && innermost(l) {
@@ -263,9 +308,7 @@ func (pr *printer) loop(l *Loop, depth int) {
 				stores = append(stores, fmt.Sprintf("%s = %s;", text, name))
 			}
 		}
-		for _, c := range l.Body {
-			pr.node(c, depth+1)
-		}
+		pr.nodes(l.Body, depth+1)
 		for _, k := range keys {
 			delete(pr.regs, k)
 		}
@@ -382,19 +425,7 @@ func (pr *printer) upperTest(iter string, bs []Bound) string {
 }
 
 // shift returns the bound terms plus one (min and max commute with it).
-func shift(bs []Bound) []Bound {
-	out := make([]Bound, len(bs))
-	for j, b := range bs {
-		out[j] = b
-		if b.Of != nil {
-			out[j].Of = shift(b.Of)
-			continue
-		}
-		out[j].Aff = b.Aff.Clone()
-		out[j].Aff.Const++
-	}
-	return out
-}
+func shift(bs []Bound) []Bound { return shiftBounds(bs, 1) }
 
 // bound prints the max (lower) or min of the terms bs.
 func (pr *printer) bound(bs []Bound, lower bool) string {

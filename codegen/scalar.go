@@ -2,6 +2,7 @@ package codegen
 
 import (
 	"fmt"
+	"slices"
 
 	"nestor/ir"
 )
@@ -29,30 +30,31 @@ type register struct {
 }
 
 // registers returns the elements of innermost loop l to keep in
-// variables, in the order of l.Registers: for each such array, the one
-// element its accesses that do not move with the loop name.
+// variables, in the order of l.Registers and, within an array, of first
+// access: every element of such an array that the accesses not moving
+// with the loop name (one in a plain loop, one per copy in a jammed one).
 func (pr *printer) registers(l *Loop) []register {
 	var out []register
 	for _, a := range l.Registers {
-		r := register{}
+		first := len(out)
 		for _, n := range l.Body {
 			in := n.(*Instance) // registerArrays accepts only instances
 			for k, acc := range pr.p.Stmts[in.Stmt].Accesses {
 				if acc.Array != a || moves(acc, in, l.Level) {
 					continue
 				}
-				if _, held := pr.regs[pr.access(acc, in)]; held || pr.heldName(pr.access(acc, in)) {
+				text := pr.access(acc, in)
+				if _, held := pr.regs[text]; held || pr.heldName(text) {
 					continue // an enclosing loop's body holds it
 				}
-				if r.access == "" {
+				at := slices.IndexFunc(out[first:], func(r register) bool { return r.access == text })
+				if at < 0 {
 					arr := pr.p.Arrays[a]
-					r = register{base: arr.Name + "_r", elem: arr.Elem.String(), access: pr.access(acc, in)}
+					out = append(out, register{base: arr.Name + "_r", elem: arr.Elem.String(), access: text})
+					at = len(out) - 1 - first
 				}
-				r.written = r.written || k == 0
+				out[first+at].written = out[first+at].written || k == 0
 			}
-		}
-		if r.access != "" {
-			out = append(out, r)
 		}
 	}
 	return out

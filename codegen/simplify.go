@@ -209,11 +209,12 @@ func nonEmpty(known []poly.Constraint, l *Loop, depth, np int) bool {
 	return true
 }
 
-// registerArrays returns the arrays whose element loop l may keep in a
-// variable (see scalar.go): every access to the array in l's body that
-// does not move with l's counter is to one element, and every access that
-// moves is provably to another element wherever the loop runs (known
-// holds the enclosing facts and l's bounds).
+// registerArrays returns the arrays whose elements loop l may keep in
+// variables (see scalar.go): the accesses to the array in l's body that
+// do not move with l's counter name a few elements (at most
+// maxRegisterElems), any two of them either the same or provably distinct,
+// and every access that moves is provably to another element wherever
+// the loop runs (known holds the enclosing facts and l's bounds).
 func registerArrays(p *ir.Program, l *Loop, known []poly.Constraint, depth, np int) []int {
 	type acc struct {
 		sub   []ir.Aff
@@ -243,25 +244,25 @@ func registerArrays(p *ir.Program, l *Loop, known []poly.Constraint, depth, np i
 	}
 	var out []int
 	for _, a := range order {
-		var fixed []ir.Aff
+		var fixed [][]ir.Aff // the distinct elements of the accesses that do not move
 		ok := true
 		for _, x := range byArray[a] {
-			if x.moves {
+			if x.moves || slices.ContainsFunc(fixed, func(f []ir.Aff) bool { return sameSubscripts(f, x.sub) }) {
 				continue
 			}
-			if fixed == nil {
-				fixed = x.sub
-			} else if !sameSubscripts(fixed, x.sub) {
-				ok = false
+			for _, f := range fixed {
+				ok = ok && distinct(known, f, x.sub, depth, np)
 			}
+			fixed = append(fixed, x.sub)
 		}
-		if fixed == nil || !ok {
+		if len(fixed) == 0 || len(fixed) > maxRegisterElems || !ok {
 			continue
 		}
 		for _, x := range byArray[a] {
-			if x.moves && !distinct(known, fixed, x.sub, depth, np) {
-				ok = false
-				break
+			for _, f := range fixed {
+				if x.moves && !distinct(known, f, x.sub, depth, np) {
+					ok = false
+				}
 			}
 		}
 		if ok {
@@ -270,6 +271,10 @@ func registerArrays(p *ir.Program, l *Loop, known []poly.Constraint, depth, np i
 	}
 	return out
 }
+
+// maxRegisterElems bounds the elements of one array an innermost loop
+// keeps in variables (a jammed loop has one per copy).
+const maxRegisterElems = 32
 
 // distinct reports whether the known constraints exclude a = b (the two
 // subscript lists naming one element).
@@ -295,23 +300,26 @@ func distinct(known []poly.Constraint, a, b []ir.Aff, depth, np int) bool {
 // the body accesses unconditionally, such that every access of the body
 // (inner loops and guards included) to its array either names it or
 // provably names another element, given the enclosing facts and the
-// accessing statement's domain. The first such access of each array
-// defines the element.
+// accessing statement's domain. An array may have several such elements
+// (a jammed body updates one per copy), up to maxRegisterElems.
 func bodyRegisters(p *ir.Program, l *Loop, known []poly.Constraint, depth, np int) []BodyRegister {
 	var out []BodyRegister
-	taken := map[int]bool{}
+	seen := map[int][][]ir.Aff{} // per array, the elements considered
 	for _, in := range unconditional(l.Body) {
 		for _, a := range p.Stmts[in.Stmt].Accesses {
-			if len(a.Index) == 0 || taken[a.Array] {
+			if len(a.Index) == 0 || len(seen[a.Array]) >= maxRegisterElems {
 				continue
 			}
-			taken[a.Array] = true
 			elem := make([]ir.Aff, len(a.Index))
 			moves := false
 			for j, ix := range a.Index {
 				elem[j] = compose(ix, in.Iters)
 				moves = moves || (l.Level < len(elem[j].Iter) && elem[j].Iter[l.Level] != 0)
 			}
+			if slices.ContainsFunc(seen[a.Array], func(e []ir.Aff) bool { return sameSubscripts(e, elem) }) {
+				continue
+			}
+			seen[a.Array] = append(seen[a.Array], elem)
 			if !moves {
 				continue // the same element every iteration: Registers' case
 			}

@@ -21,3 +21,18 @@ func TestHostPositive(t *testing.T) {
 		t.Errorf("Host() = %+v: sizes must be positive and L2 ≥ L1", m)
 	}
 }
+
+func TestRegisterTile(t *testing.T) {
+	for _, c := range []struct {
+		regs       int
+		rows, cols int64
+	}{{32, 6, 4}, {16, 4, 2}} {
+		r, k := Machine{VectorRegs: c.regs}.RegisterTile()
+		if r != c.rows || k != c.cols {
+			t.Errorf("%d registers: tile %d×%d, want %d×%d", c.regs, r, k, c.rows, c.cols)
+		}
+		if need := r*k + r + 2; need > int64(c.regs) {
+			t.Errorf("%d registers: tile %d×%d needs %d", c.regs, r, k, need)
+		}
+	}
+}

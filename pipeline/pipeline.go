@@ -9,6 +9,7 @@ import (
 	"nestor/deps"
 	"nestor/frontend"
 	"nestor/ir"
+	"nestor/model"
 	"nestor/sched"
 )
 
@@ -34,6 +35,12 @@ type Options struct {
 	// OpenMP parallel loop and legal innermost loops as SIMD loops (the
 	// CLI's --parallel; needs Schedule).
 	Parallel bool
+	// UnrollJam unrolls and jams register tiles of the scheduled code
+	// (codegen.UnrollJam; the CLI's --unroll-jam, needs Schedule).
+	// RegisterTile overrides the rows × cols of the machine model
+	// (model.Machine.RegisterTile) when both are set.
+	UnrollJam    bool
+	RegisterTile [2]int64
 	// Notes receives one line per decision a user should know about
 	// ("kept the original order: ..."); nil discards them.
 	Notes io.Writer
@@ -42,7 +49,7 @@ type Options struct {
 // DefaultOptions returns what `nestor opt` does without flags: schedule,
 // tile and parallelize, with smart fusion.
 func DefaultOptions() Options {
-	return Options{Schedule: true, Tile: true, Parallel: true}
+	return Options{Schedule: true, Tile: true, Parallel: true, UnrollJam: true}
 }
 
 func (o *Options) note(s *frontend.Scop, format string, args ...any) {
@@ -95,7 +102,7 @@ func Optimize(f *frontend.File, opt Options) ([]byte, error) {
 				}
 			}
 		}
-		code, err := generate(s, f.Src, opt.Parallel)
+		code, err := generate(s, f.Src, &opt)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", s.Pos, err)
 		}
@@ -111,19 +118,27 @@ func Optimize(f *frontend.File, opt Options) ([]byte, error) {
 // order: whole lines, each indented like the first line of the region's
 // body.
 func Generate(s *frontend.Scop, src []byte) ([]byte, error) {
-	return generate(&region{Scop: s}, src, false)
+	return generate(&region{Scop: s}, src, &Options{})
 }
 
-// generate prints region s; with parallel set, the outermost parallel loop
-// of each nest becomes an OpenMP loop and parallel innermost loops SIMD
-// loops.
-func generate(s *region, src []byte, parallel bool) ([]byte, error) {
+// generate prints region s; with opt.Parallel, the outermost parallel
+// loop of each nest becomes an OpenMP loop and parallel innermost loops
+// SIMD loops; with opt.UnrollJam, register tiles are jammed.
+func generate(s *region, src []byte, opt *Options) ([]byte, error) {
 	tree, err := codegen.Build(s.Prog)
 	if err != nil {
 		return nil, err
 	}
-	if parallel && s.loops != nil {
+	if opt.Parallel && s.loops != nil {
 		codegen.MarkParallel(tree, func(level int) bool { return s.loops[level].Parallel })
+	}
+	if opt.UnrollJam && s.loops != nil {
+		rows, cols := model.Host().RegisterTile()
+		if opt.RegisterTile[0] > 0 && opt.RegisterTile[1] > 0 {
+			rows, cols = opt.RegisterTile[0], opt.RegisterTile[1]
+		}
+		codegen.UnrollJam(s.Prog, tree, codegen.JamOptions{Rows: rows, Cols: cols,
+			Band: func(level int) (int, bool) { return s.loops[level].Band, !s.loops[level].Tile }})
 	}
 	var b bytes.Buffer
 	if err := codegen.PrintC(&b, s.Prog, tree, bodyIndent(s.Scop, src)); err != nil {

@@ -45,6 +45,11 @@ type LoopInfo struct {
 	// Dim is the time dimension of the schedule the loop scans (a tile
 	// loop: whose tiles it counts).
 	Dim int
+	// Band is 1 + the index of the permutable band of two or more loop
+	// dimensions the loop belongs to, 0 for a loop outside such a band.
+	// Point loops (Tile false) of one band may be permuted, strip-mined
+	// and jammed among themselves.
+	Band int
 }
 
 // ApplyPlan rewrites p in the order of sc, laid out as plan says; see
@@ -136,7 +141,13 @@ func layout(p *ir.Program, sc *Schedule, loops []int, olds [][]ir.Aff, plan Plan
 
 	lay := &planLayout{pos: make([]int, m), skew: map[int]int{}}
 	parallel := func(j int) bool { return sc.Parallel[loops[j]] }
+	bands := 0
 	for _, g := range groups {
+		band := 0
+		if len(g) > 1 {
+			bands++
+			band = bands
+		}
 		points := slices.Clone(g)
 		if plan.Reorder && len(g) > 1 {
 			points = innermostLast(p, sc, loops, olds, g)
@@ -157,7 +168,7 @@ func layout(p *ir.Program, sc *Schedule, loops []int, olds [][]ir.Aff, plan Plan
 				at := len(lay.info)
 				size := sizes[slices.Index(g, j)]
 				lay.tiles = append(lay.tiles, tileLoop{at: at, j: j, size: size})
-				lay.info = append(lay.info, LoopInfo{Parallel: parallel(j), Tile: true, Size: size, Dim: loops[j]})
+				lay.info = append(lay.info, LoopInfo{Parallel: parallel(j), Tile: true, Size: size, Dim: loops[j], Band: band})
 				lay.start = append(lay.start, -1)
 			}
 			lay.start[first] = g[0]
@@ -172,7 +183,7 @@ func layout(p *ir.Program, sc *Schedule, loops []int, olds [][]ir.Aff, plan Plan
 		}
 		for n, j := range points {
 			lay.pos[j] = len(lay.info)
-			lay.info = append(lay.info, LoopInfo{Parallel: parallel(j), Dim: loops[j]})
+			lay.info = append(lay.info, LoopInfo{Parallel: parallel(j), Dim: loops[j], Band: band})
 			if n == 0 && !(plan.Tile && len(g) > 1) {
 				lay.start = append(lay.start, g[0])
 			} else {

@@ -24,6 +24,8 @@ type sourceFlags struct {
 	tileSizes       string
 	align           bool
 	fuse            string
+	unrollJam       bool
+	registerTile    string
 }
 
 func (s *sourceFlags) register(fs *flag.FlagSet) {
@@ -43,12 +45,24 @@ func (s *sourceFlags) registerOpt(fs *flag.FlagSet) {
 	fs.BoolVar(&s.nopar, "noparallel", false, "do not mark parallel loops (same as --parallel=false)")
 	fs.BoolVar(&s.align, "align", false, "try a write-aligned schedule first: when every statement writes one array, its subscripts become the outer loops (Δω = 0, the LoopModels note: each element is updated in one iteration, in a register)")
 	fs.StringVar(&s.fuse, "fuse", "smart", "fusion policy of the scheduler: `smart`, max or no")
+	fs.BoolVar(&s.unrollJam, "unroll-jam", true, "unroll and jam register tiles: two outer loops of a band unrolled into the innermost one, each copy's loop-invariant elements in registers")
+	fs.StringVar(&s.registerTile, "register-tile", "", "unroll factors of the register tiles, `ROWSxCOLS` (default: from the machine's vector registers, 6x4 with AVX-512)")
 }
 
 // options returns the pipeline options the flags select; notes go to w.
 func (s *sourceFlags) options(w io.Writer) (pipeline.Options, error) {
 	o := pipeline.Options{Check: s.check, Schedule: s.schedule, Notes: w,
-		Align: s.align, Tile: s.schedule && s.tile && !s.notile, Parallel: s.schedule && s.parallel && !s.nopar}
+		Align: s.align, Tile: s.schedule && s.tile && !s.notile, Parallel: s.schedule && s.parallel && !s.nopar,
+		UnrollJam: s.schedule && s.unrollJam}
+	if s.registerTile != "" {
+		r, c, ok := strings.Cut(s.registerTile, "x")
+		rows, err1 := strconv.ParseInt(r, 10, 64)
+		cols, err2 := strconv.ParseInt(c, 10, 64)
+		if !ok || err1 != nil || err2 != nil || rows < 1 || cols < 1 || rows*cols > 64 {
+			return o, usageError{fmt.Sprintf("--register-tile %q: want ROWSxCOLS, two positive integers with at most 64 copies, e.g. 6x4", s.registerTile)}
+		}
+		o.RegisterTile = [2]int64{rows, cols}
+	}
 	switch s.fuse {
 	case "smart":
 		o.Fusion = sched.SmartFuse

@@ -1,0 +1,118 @@
+package codegen
+
+import (
+	"fmt"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+
+	"nestor/ir"
+)
+
+// TestUnrollJam jams register tiles of several shapes into nests whose
+// loops form one permutable band and checks, by running the traced code
+// on extents that do and do not divide the tile, that every instance
+// runs exactly once and that the accesses to each element written keep
+// their order: in gemm the updates of one C[i][j] (k increasing), in the
+// two-statement nest those of T[i][j] and B[k][j].
+func TestUnrollJam(t *testing.T) {
+	cc := needCC(t)
+	progs := []struct {
+		name string
+		prog func(t *testing.T) *ir.Program
+		// keys names the elements a trace line writes or reads where
+		// another line writes them; the lines of one key must keep their
+		// order.
+		keys func(stmt string, it []int64) []string
+	}{
+		{"gemm-ikj", func(t *testing.T) *ir.Program {
+			return newProg(t, "ni", "nj", "nk").
+				array("alpha", ir.FuncParam).
+				array("C", ir.FuncParam, "ni", "nj").array("A", ir.FuncParam, "ni", "nk").array("B", ir.FuncParam, "nk", "nj").
+				stmt("i k j", []int{0, 0, 0, 0}, "0 <= i < ni and 0 <= j < nj and 0 <= k < nk", "C[i][j] += alpha * A[i][k] * B[k][j]").
+				build()
+		}, func(_ string, it []int64) []string { return []string{fmt.Sprint("C", it[0], it[2])} }},
+		{"gemm-ijk", func(t *testing.T) *ir.Program {
+			return newProg(t, "ni", "nj", "nk").
+				array("C", ir.FuncParam, "ni", "nj").array("A", ir.FuncParam, "ni", "nk").array("B", ir.FuncParam, "nk", "nj").
+				stmt("i j k", []int{0, 0, 0, 0}, "0 <= i < ni and 0 <= j < nj and 0 <= k < nk", "C[i][j] += A[i][k] * B[k][j]").
+				build()
+		}, func(_ string, it []int64) []string { return []string{fmt.Sprint("C", it[0], it[1])} }},
+		{"two-statements", func(t *testing.T) *ir.Program {
+			return newProg(t, "ni", "nj", "nk").
+				array("T", ir.FuncParam, "ni", "nj").array("A", ir.FuncParam, "ni", "nk").array("B", ir.FuncParam, "nk", "nj").
+				stmt("i k j", []int{0, 0, 0, 0}, "0 <= i < ni and 0 <= j < nj and 0 <= k < nk", "T[i][j] = A[i][k] * B[k][j]").
+				stmt("i k j", []int{0, 0, 0, 1}, "0 <= i < ni and 0 <= j < nj and 0 <= k < nk", "B[k][j] += T[i][j] * A[i][k]").
+				build()
+		}, func(_ string, it []int64) []string {
+			return []string{fmt.Sprint("T", it[0], it[2]), fmt.Sprint("B", it[1], it[2])}
+		}},
+	}
+	band := func(int) (int, bool) { return 1, true }
+	for _, pc := range progs {
+		want := map[string]string{} // expected traces by parameter values
+		for _, tile := range [][2]int64{{3, 2}, {2, 1}, {1, 3}, {4, 4}} {
+			t.Run(fmt.Sprintf("%s/%dx%d", pc.name, tile[0], tile[1]), func(t *testing.T) {
+				p := pc.prog(t)
+				n, err := Build(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := UnrollJam(p, n, JamOptions{Band: band, Rows: tile[0], Cols: tile[1]}); got != 1 {
+					t.Fatalf("jammed %d nests, want 1", got)
+				}
+				bin, region := traceBinary(t, cc, p, n)
+				for _, vals := range grid(3, 1, 5, 7) {
+					var argv []string
+					for _, v := range vals {
+						argv = append(argv, fmt.Sprint(v))
+					}
+					out, err := exec.Command(bin, argv...).Output()
+					if err != nil {
+						t.Fatalf("run %v: %v", vals, err)
+					}
+					key := fmt.Sprint(vals)
+					if _, ok := want[key]; !ok {
+						want[key] = expectedTrace(t, p, vals)
+					}
+					if msg := sameInstances(want[key], string(out), pc.keys); msg != "" {
+						t.Fatalf("params %v: %s\n%s", vals, msg, region)
+					}
+				}
+			})
+		}
+	}
+}
+
+// sameInstances reports how trace got differs from want as a multiset of
+// lines, or how it breaks the order want gives to the lines of one key
+// (an element two lines access, one of them writing it).
+func sameInstances(want, got string, keys func(stmt string, it []int64) []string) string {
+	w, g := strings.Fields(strings.ReplaceAll(want, " ", "_")), strings.Fields(strings.ReplaceAll(got, " ", "_"))
+	ws, gs := slices.Sorted(slices.Values(w)), slices.Sorted(slices.Values(g))
+	if !slices.Equal(ws, gs) {
+		return fmt.Sprintf("%d instances, want %d, or not the same ones", len(g), len(w))
+	}
+	seq := func(lines []string) map[string][]string {
+		out := map[string][]string{}
+		for _, l := range lines {
+			f := strings.Split(l, "_")
+			it := make([]int64, len(f)-1)
+			for k := range it {
+				fmt.Sscan(f[k+1], &it[k])
+			}
+			for _, k := range keys(f[0], it) {
+				out[k] = append(out[k], l)
+			}
+		}
+		return out
+	}
+	wseq, gseq := seq(w), seq(g)
+	for k, lines := range wseq {
+		if !slices.Equal(lines, gseq[k]) {
+			return fmt.Sprintf("element %s updated in the order %v, want %v", k, gseq[k], lines)
+		}
+	}
+	return ""
+}
