@@ -36,6 +36,14 @@
 //     high as possible: around the node shared by all statements needing it.
 //   - Build never modifies the program.
 //
+// # Register tiles
+//
+// [UnrollJam] rewrites a built AST: a perfect nest of three point loops of
+// one permutable band gets its two outer loops unrolled into the
+// innermost one (rows × cols copies of the body), each unrolled loop
+// followed by a rest loop ([Loop].Rest) that continues its counter; the
+// printer declares such a counter once before the pair.
+//
 // # Printing
 //
 // [PrintC] writes C99 statements, every line prefixed by the caller's
