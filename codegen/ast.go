@@ -127,7 +127,7 @@ func markParallel(n Node, parallel func(int) bool, inside bool) {
 			markParallel(c, parallel, inside)
 		}
 	case *Loop:
-		par := parallel(n.Level)
+		par := parallel(n.Level) && !singleIteration(n) // one iteration: nothing to share
 		leaf := innermost(n)
 		forked := par && !inside && (!leaf || n.Level == 0)
 		switch {

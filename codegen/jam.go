@@ -112,7 +112,7 @@ func (j *jammer) jam(l1 *Loop) []Node {
 		return nil
 	}
 	l3, ok := l2.Body[0].(*Loop)
-	if !ok || !innermost(l3) || l2.Level != l1.Level+1 || l3.Level != l2.Level+1 {
+	if !ok || !innermost(l3) || singleIteration(l3) || l2.Level != l1.Level+1 || l3.Level != l2.Level+1 {
 		return nil
 	}
 	band, point := j.opt.Band(l1.Level)
@@ -125,9 +125,24 @@ func (j *jammer) jam(l1 *Loop) []Node {
 	if band == 0 || !point || len(l1.Pragmas) > 0 || len(l2.Pragmas) > 0 || singleIteration(l1) || singleIteration(l2) {
 		return nil
 	}
-	// Rectangular: the inner loops' bounds do not read the unrolled
-	// counters.
-	if boundsUse(l2, l1.Level) || boundsUse(l3, l1.Level) || boundsUse(l3, l2.Level) {
+	// Rectangular in the unrolled counters: copies of one loop share the
+	// loops inside it. Where an inner loop's bounds read the outer
+	// counter (a triangle), only the other loop is unrolled, by the
+	// larger factor: its copies still break a reduction's chain of
+	// dependent operations into independent ones.
+	rows, cols := j.opt.Rows, j.opt.Cols
+	canRows := !boundsUse(l2, l1.Level) && !boundsUse(l3, l1.Level)
+	canCols := !boundsUse(l3, l2.Level)
+	switch {
+	case canRows && canCols:
+	case canCols:
+		rows, cols = 1, max(rows, cols)
+	case canRows:
+		rows, cols = max(rows, cols), 1
+	default:
+		return nil
+	}
+	if rows*cols < 2 {
 		return nil
 	}
 	var body []*Instance
@@ -138,7 +153,7 @@ func (j *jammer) jam(l1 *Loop) []Node {
 		}
 		body = append(body, in)
 	}
-	if len(body)*int(j.opt.Rows*j.opt.Cols) > j.opt.MaxCopies || !j.pays(l3, body) {
+	if len(body)*int(rows*cols) > j.opt.MaxCopies || !j.pays(l3, body) {
 		return nil
 	}
 	j.count++
@@ -153,22 +168,22 @@ func (j *jammer) jam(l1 *Loop) []Node {
 		return l2main
 	}
 	var mainBody []Node
-	if j.opt.Cols > 1 {
-		k := unrolled(l2, j.opt.Cols)
-		mainBody = []Node{inner(j.opt.Rows, j.opt.Cols, k), inner(j.opt.Rows, 1, rest(l2))}
+	if cols > 1 {
+		k := unrolled(l2, cols)
+		mainBody = []Node{inner(rows, cols, k), inner(rows, 1, rest(l2))}
 	} else {
 		k := *l2
 		k.BodyRegisters = nil
-		mainBody = []Node{inner(j.opt.Rows, 1, &k)}
+		mainBody = []Node{inner(rows, 1, &k)}
 	}
-	if j.opt.Rows == 1 {
+	if rows == 1 {
 		// Only the middle loop is unrolled: l1 stays as it is around it.
 		m := *l1
 		m.BodyRegisters = nil
 		m.Body = mainBody
 		return []Node{&m}
 	}
-	main := unrolled(l1, j.opt.Rows)
+	main := unrolled(l1, rows)
 	main.Body = mainBody
 	r := rest(l1)
 	r.Body = l1.Body // the original nest, for the last rows

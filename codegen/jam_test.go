@@ -39,6 +39,13 @@ func TestUnrollJam(t *testing.T) {
 				stmt("i j k", []int{0, 0, 0, 0}, "0 <= i < ni and 0 <= j < nj and 0 <= k < nk", "C[i][j] += A[i][k] * B[k][j]").
 				build()
 		}, func(_ string, it []int64) []string { return []string{fmt.Sprint("C", it[0], it[1])} }},
+		{"syrk-triangle", func(t *testing.T) *ir.Program {
+			// j ≤ i: only j is unrolled.
+			return newProg(t, "ni", "nj", "nk").
+				array("C", ir.FuncParam, "ni", "ni").array("A", ir.FuncParam, "ni", "nk").
+				stmt("i j k", []int{0, 0, 0, 0}, "0 <= i < ni and 0 <= j <= i and 0 <= k < nk", "C[i][j] += A[i][k] * A[j][k]").
+				build()
+		}, func(_ string, it []int64) []string { return []string{fmt.Sprint("C", it[0], it[1])} }},
 		{"two-statements", func(t *testing.T) *ir.Program {
 			return newProg(t, "ni", "nj", "nk").
 				array("T", ir.FuncParam, "ni", "nj").array("A", ir.FuncParam, "ni", "nk").array("B", ir.FuncParam, "nk", "nj").

@@ -45,6 +45,12 @@ func simplifyNodes(p *ir.Program, ns []Node, known []poly.Constraint, depth, np 
 			n.Lower = dropDominated(known, n.Lower, true, depth, np)
 			n.Upper = dropDominated(known, n.Upper, false, depth, np)
 			n.NonEmpty = nonEmpty(known, n, depth, np)
+			if singleIteration(n) && !usesLocals(n.Lower[0].Aff) {
+				// The counter has one value: inner bounds and statements
+				// read it as that value (a tile loop over a dimension a
+				// statement keeps constant), and the loop prints as its body.
+				substitute(n.Body, n.Level, n.Lower[0].Aff)
+			}
 			n.Body = simplifyNodes(p, n.Body, inner, depth, np)
 			if len(n.Body) == 0 {
 				continue
@@ -529,4 +535,67 @@ func scale(a ir.Aff, f int64) ir.Aff {
 	}
 	out.Const *= f
 	return out
+}
+
+// substitute replaces the counter at level k by e, an affine form of the
+// outer counters and the parameters, in every bound, guard and instance
+// of ns.
+func substitute(ns []Node, k int, e ir.Aff) {
+	sub := func(a *ir.Aff) {
+		if k >= len(a.Iter) || a.Iter[k] == 0 {
+			return
+		}
+		c := a.Iter[k]
+		out := a.Clone()
+		out.Iter[k] = 0
+		for j, x := range e.Iter {
+			if j < len(out.Iter) {
+				out.Iter[j] += c * x
+			}
+		}
+		if len(out.Param) < len(e.Param) {
+			out.Param = append(out.Param, make([]int64, len(e.Param)-len(out.Param))...)
+		}
+		for j, x := range e.Param {
+			out.Param[j] += c * x
+		}
+		out.Const += c * e.Const
+		*a = out
+	}
+	var bounds func(bs []Bound) []Bound
+	bounds = func(bs []Bound) []Bound {
+		out := slices.Clone(bs)
+		for j := range out {
+			out[j].Of = bounds(out[j].Of)
+			sub(&out[j].Aff)
+		}
+		return out
+	}
+	for _, n := range ns {
+		switch n := n.(type) {
+		case *Block:
+			substitute(n.Body, k, e)
+		case *Loop:
+			n.Lower, n.Upper = bounds(n.Lower), bounds(n.Upper)
+			substitute(n.Body, k, e)
+		case *If:
+			conds := slices.Clone(n.Conds)
+			for j := range conds {
+				sub(&conds[j].Aff)
+				divs := slices.Clone(conds[j].Divs)
+				for d := range divs {
+					sub(&divs[d].Num)
+				}
+				conds[j].Divs = divs
+			}
+			n.Conds = conds
+			substitute(n.Body, k, e)
+		case *Instance:
+			iters := slices.Clone(n.Iters)
+			for j := range iters {
+				sub(&iters[j])
+			}
+			n.Iters = iters
+		}
+	}
 }
