@@ -446,3 +446,19 @@ func TestUnbounded(t *testing.T) {
 		t.Fatalf("Build of an unbounded loop: %v", err)
 	}
 }
+
+// TestBodyRegisterLoad checks that an element kept in a variable for one
+// iteration starts with its value when the body's first statement writes
+// another array (fdtd-2d once read such a variable uninitialized).
+func TestBodyRegisterLoad(t *testing.T) {
+	p := newProg(t, "n").
+		array("A", ir.FuncParam, "n").array("B", ir.FuncParam, "n").array("C", ir.FuncParam, "n").
+		stmt("i", []int{0, 0}, "0 <= i < n", "B[i] = 2.0").
+		stmt("i", []int{0, 1}, "0 <= i < n", "A[i] = A[i] + 1.0").
+		stmt("i", []int{0, 2}, "0 <= i < n", "C[i] = A[i] * 3.0").
+		build()
+	got := string(generate(t, p))
+	if !strings.Contains(got, "double A_r = A[i];") {
+		t.Errorf("A[i] is not loaded into its variable:\n%s", got)
+	}
+}

@@ -53,10 +53,19 @@
 // defined at the top of the region, each in its own #ifndef, only when used;
 // arrays with ir.ScopLocal storage are declared after them.
 //
+// # Separation
+//
+// Statements run at one point of a shared loop split it into the loops
+// before, at and after the point (build.go). After simplification, a
+// loop whose body still has guards bounding its own counter is split
+// where each guard changes value (split.go): the statements of a skewed
+// stencil then run in a middle loop with no guard, and the few
+// iterations where only one of them runs in loops of their own.
+//
 // # Limits
 //
-// Statements in a shared loop with different strides get guards instead of
-// separate loops (no loop splitting or separation yet), and bounds are not
-// simplified against each other beyond dropping those that differ from
-// another only by a weaker constant.
+// Congruences that differ between the statements of a loop stay guards,
+// and a loop is split at its guards only when it holds at most
+// maxSplitInstances statement instances and the pieces number at most
+// maxSplitPieces.
 package codegen

@@ -55,12 +55,23 @@ func simplifyNodes(p *ir.Program, ns []Node, known []poly.Constraint, depth, np 
 			if len(n.Body) == 0 {
 				continue
 			}
+			if pieces := splitGuards(n); pieces != nil {
+				ns := make([]Node, len(pieces))
+				for k, q := range pieces {
+					ns[k] = q
+				}
+				out = append(out, simplifyNodes(p, ns, known, depth, np)...)
+				continue
+			}
 			if innermost(n) {
 				n.Registers = registerArrays(p, n, inner, depth, np)
 			}
 			n.BodyRegisters = bodyRegisters(p, n, inner, depth, np)
 			out = append(out, n)
 		case *If:
+			if slices.ContainsFunc(n.Conds, func(c Cond) bool { return refuted(known, c, depth, np) }) {
+				continue // never runs
+			}
 			keep := slices.Clone(n.Conds)
 			for k := 0; k < len(keep); {
 				c := keep[k]
@@ -75,7 +86,7 @@ func simplifyNodes(p *ir.Program, ns []Node, known []poly.Constraint, depth, np 
 						others = append(others, toPoly(d.Aff, d.Eq, depth, np))
 					}
 				}
-				if guardImplied(others, c, depth, np) {
+				if guardImplied(others, c, depth, np) || onlyNonEmpty(others, c, n.Body, depth, np) {
 					keep = slices.Delete(keep, k, k+1)
 					continue
 				}
@@ -102,6 +113,46 @@ func simplifyNodes(p *ir.Program, ns []Node, known []poly.Constraint, depth, np 
 		}
 	}
 	return mergeIfs(out)
+}
+
+// onlyNonEmpty reports whether guard c around body only keeps out points
+// where body, a single loop, runs no iteration: the known constraints,
+// ¬c and the loop's lower bounds below its upper ones have no common
+// point (over the rationals).
+func onlyNonEmpty(known []poly.Constraint, c Cond, body []Node, depth, np int) bool {
+	l, ok := body[0].(*Loop)
+	if len(body) != 1 || !ok || c.Eq || c.Mod > 0 || usesLocals(c.Aff) {
+		return false
+	}
+	rows := slices.Clone(known)
+	not := neg(c.Aff)
+	not.Const--
+	rows = append(rows, toPoly(not, false, depth, np))
+	for _, lo := range l.Lower {
+		for _, up := range l.Upper {
+			if len(lo.Of) > 0 || len(up.Of) > 0 || lo.Den != 1 || up.Den != 1 || usesLocals(lo.Aff) || usesLocals(up.Aff) {
+				return false
+			}
+			rows = append(rows, toPoly(sub(up.Aff, lo.Aff), false, depth, np))
+		}
+	}
+	set, err := poly.NewSet(space(depth, np), rows...)
+	if err != nil {
+		return false
+	}
+	empty, err := set.IsEmpty()
+	return err == nil && empty
+}
+
+// refuted reports whether the known constraints contradict guard c (an
+// inequality; other guards are never refuted): they imply −aff − 1 ≥ 0.
+func refuted(known []poly.Constraint, c Cond, depth, np int) bool {
+	if c.Eq || c.Mod > 0 || usesLocals(c.Aff) {
+		return false
+	}
+	not := neg(c.Aff)
+	not.Const--
+	return guardImplied(known, Cond{Aff: not}, depth, np)
 }
 
 // guardImplied reports whether the known constraints imply guard c. It
@@ -451,8 +502,8 @@ func assigns(p *ir.Program, in *Instance, elem []ir.Aff, a int) bool {
 		return false
 	}
 	s := p.Stmts[in.Stmt]
-	if s.Op != ir.Assign {
-		return false
+	if s.Op != ir.Assign || s.Accesses[0].Array != a {
+		return false // an update, or a write of another array
 	}
 	for k, acc := range s.Accesses {
 		if acc.Array != a {
