@@ -27,6 +27,11 @@ type Loop struct {
 	Step    int64
 	Dir     int
 	Pragmas []string // printed as "#pragma X" lines before the loop: "omp parallel for", "omp simd"
+	// ForkIf makes an "omp parallel for" fork threads only when the loop
+	// has two iterations or more (an if clause): a loop nested in others
+	// forks once per outer iteration, and one iteration is nothing to
+	// share.
+	ForkIf bool
 	// NonEmpty reports that the loop is known to run at least once
 	// wherever it is reached (set by Build's simplification).
 	NonEmpty bool
@@ -133,6 +138,7 @@ func markParallel(n Node, parallel func(int) bool, inside bool) {
 		switch {
 		case forked:
 			n.Pragmas = append(n.Pragmas, "omp parallel for")
+			n.ForkIf = n.Level > 0
 		case par && leaf:
 			n.Pragmas = append(n.Pragmas, "omp simd")
 		}

@@ -278,9 +278,7 @@ func (pr *printer) loop(l *Loop, depth int) {
 		pr.nameRegisters(regs)
 	}
 	if len(regs) == 0 && pr.elide && len(l.BodyRegisters) > 0 {
-		for _, pg := range l.Pragmas {
-			pr.line(depth, "#pragma "+pg)
-		}
+		pr.pragmas(l, depth)
 		pr.line(depth, header+" {")
 		var stores []string
 		var keys []string
@@ -320,9 +318,7 @@ func (pr *printer) loop(l *Loop, depth int) {
 		return
 	}
 	if len(regs) == 0 {
-		for _, pg := range l.Pragmas {
-			pr.line(depth, "#pragma "+pg)
-		}
+		pr.pragmas(l, depth)
 		pr.nested(depth, header, l.Body)
 		pr.names = pr.names[:len(pr.names)-1]
 		return
@@ -340,6 +336,17 @@ func (pr *printer) loop(l *Loop, depth int) {
 	pr.line(depth, open)
 	pr.registerLoop(l, depth+1, regs)
 	pr.line(depth, "}")
+}
+
+// pragmas prints the pragma lines of loop l; an OpenMP loop with
+// ForkIf forks only when it has two iterations or more.
+func (pr *printer) pragmas(l *Loop, depth int) {
+	for _, pg := range l.Pragmas {
+		if pg == "omp parallel for" && l.ForkIf {
+			pg += fmt.Sprintf(" if(%s > %s)", pr.bound(l.Upper, false), pr.bound(l.Lower, true))
+		}
+		pr.line(depth, "#pragma "+pg)
+	}
 }
 
 // elided reports whether loop l prints as its body: one iteration, a
