@@ -65,6 +65,7 @@ func Compute(p *ir.Program, g *deps.Graph, opt Options) (*Schedule, error) {
 	}
 	s.deadline = time.Now().Add(budget)
 	aligned := opt.Align && s.align()
+	s.aligned = aligned
 	if aligned {
 		// the aligned rows fuse every statement: no initial cut
 	} else if opt.Fusion != MaxFuse {
@@ -141,6 +142,7 @@ type scheduler struct {
 	live     []bool                       // edges not satisfied before the current band
 	sat      []bool                       // live edges a row of the current band satisfies
 	deadline time.Time                    // see Options.Budget
+	aligned  bool                         // the outer band is write-aligned (align.go): inner rows keep constant rows for full statements
 	band     int                          // the first dimension of the current band
 	h        [][][]int64                  // per statement, the linear parts of its loop rows
 	farkas   map[int][]poly.Constraint    // per edge, its Farkas rows
@@ -198,7 +200,54 @@ func (s *scheduler) coefIndex(st, k int) int { return s.off[st] + s.p.Stmts[st].
 
 // hyperplane finds the next loop row; false when none exists.
 func (s *scheduler) hyperplane() (bool, error) {
-	cs, err := s.constraints()
+	found, err := s.hyperplaneWith(false)
+	if found || err != nil || !s.mayFree() {
+		return found, err
+	}
+	return s.hyperplaneWith(true)
+}
+
+// minFreeBand is the number of rows the current band must have before a
+// statement with a full set of rows may take a non-constant row to extend
+// it. A band of two or more rows is the one that gets tiled; ending it
+// because one statement ran out of counters (fdtd-2d's ey[0][j] = …, 2
+// counters among statements of 3) leaves the remaining loops outside the
+// band, where they cannot be reordered: fdtd-2d then ran its column loop
+// innermost. Pluto frees such rows always; a one-row band loses nothing
+// when it ends, and keeping the constant rows there keeps the schedules
+// of the triangular solvers (trisolv, cholesky, durbin) as they were.
+// Write-aligned schedules (Options.Align) keep them too: their inner rows
+// are the reductions, one per written element.
+const minFreeBand = 2
+
+// mayFree reports whether a statement with a full set of rows may take a
+// non-constant row to extend the current band: a band of minFreeBand or
+// more rows, none of them parallel (a band that will be time-tiled with a
+// wavefront), not write-aligned, and some statement full.
+func (s *scheduler) mayFree() bool {
+	if s.aligned || s.sc.Dims()-s.band < minFreeBand || !s.anyFull() {
+		return false
+	}
+	return !slices.Contains(s.sc.Parallel[s.band:], true)
+}
+
+// anyFull reports whether some statement has a full set of rows.
+func (s *scheduler) anyFull() bool {
+	for st := range s.p.Stmts {
+		if s.full(st) {
+			return true
+		}
+	}
+	return false
+}
+
+// hyperplaneWith finds the next loop row; false when none exists. With
+// free false, a statement with a full set of rows gets a constant row;
+// with free true, any row (a combination of its earlier ones: as Pluto
+// does, which keeps fdtd-2d's ey[0][j] = … in the band of the other
+// statements instead of ending it).
+func (s *scheduler) hyperplaneWith(free bool) (bool, error) {
+	cs, err := s.constraints(free)
 	if err != nil {
 		return false, err
 	}
@@ -230,7 +279,7 @@ func (s *scheduler) hyperplane() (bool, error) {
 // constraints returns the scheduling problem of the next row over the
 // unknowns: non-negativity, σ, independence, and every live edge's
 // legality and bound.
-func (s *scheduler) constraints() ([]poly.Constraint, error) {
+func (s *scheduler) constraints(free bool) ([]poly.Constraint, error) {
 	var cs []poly.Constraint
 	row := func() []int64 { return make([]int64, s.nu+1) }
 	for v := range s.nu { // every unknown ≥ 0
@@ -247,6 +296,9 @@ func (s *scheduler) constraints() ([]poly.Constraint, error) {
 	}
 	cs = append(cs, poly.Constraint{Eq: true, Coef: sigma})
 	for st := range s.p.Stmts {
+		if free && s.full(st) {
+			continue
+		}
 		cs = append(cs, s.independence(st)...)
 	}
 	rows, err := s.liveEdgeRows()

@@ -126,14 +126,25 @@ func stmtMap(p *ir.Program, s *ir.Stmt, rows []ir.Aff, loops []int) (old []ir.Af
 	d, np, m := s.Depth(), len(p.Params), len(loops)
 	// The rows of the loop dimensions that move with this statement's
 	// counters form M; i = M⁻¹·(t_sel − N·p − c).
-	var sel []int // positions in loops
+	// A row that is a combination of earlier ones (a loop of a band the
+	// statement shares after its own counters ran out, as Pluto schedules
+	// fdtd-2d's ey[0][j] = …: [t, t + j, t]) does not enter M; its loop
+	// takes one value, an equality below.
+	var sel, dep []int // positions in loops
+	var lin [][]int64
 	for j, k := range loops {
-		if !isConstant(rows[k]) {
+		if isConstant(rows[k]) {
+			continue
+		}
+		if rankOf(append(slices.Clone(lin), rows[k].Iter)) > len(lin) {
+			lin = append(lin, rows[k].Iter)
 			sel = append(sel, j)
+		} else {
+			dep = append(dep, j)
 		}
 	}
 	if len(sel) != d {
-		return nil, nil, fmt.Errorf("%d schedule rows depend on its %d counters", len(sel), d)
+		return nil, nil, fmt.Errorf("%d schedule rows span %d of its %d counters", len(sel)+len(dep), len(sel), d)
 	}
 	M := make([][]int64, d)
 	for r, j := range sel {
@@ -159,6 +170,12 @@ func stmtMap(p *ir.Program, s *ir.Stmt, rows []ir.Aff, loops []int) (old []ir.Af
 	}
 	for _, c := range s.Domain.Cons {
 		cons = append(cons, ir.Constraint{Eq: c.Eq, Aff: substitute(c.Aff, old, m, np)})
+	}
+	for _, j := range dep { // t_j = row, the row in the other loop dimensions
+		a := substitute(rows[loops[j]], old, m, np)
+		a = neg(a)
+		a.Iter[j]++
+		cons = append(cons, ir.Constraint{Eq: true, Aff: a})
 	}
 	for j, k := range loops { // a loop dimension constant for s: t_j = row
 		if !isConstant(rows[k]) {
