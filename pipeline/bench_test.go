@@ -1,10 +1,14 @@
 package pipeline
 
 import (
+	cmpkg "cmp"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"nestor/frontend"
 )
@@ -34,4 +38,34 @@ func BenchmarkCompile(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkOptimize times, per corpus kernel, what `nestor opt` does with
+// its default flags after parsing: dependences, the schedule, tiling,
+// register tiles and the generated code (goal: under 100 ms each). It
+// logs the median and the worst kernel.
+func BenchmarkOptimize(b *testing.B) {
+	ks, _ := filepath.Glob("../testdata/kernels/*.c")
+	per := map[string]time.Duration{}
+	for _, k := range ks {
+		name := strings.TrimSuffix(filepath.Base(k), ".c")
+		f, err := frontend.ParseFile(k, frontend.Config{Defines: []string{"LARGE_DATASET"}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				if sink, err = Optimize(f, DefaultOptions()); err != nil {
+					b.Fatal(err)
+				}
+			}
+			per[name] = b.Elapsed() / time.Duration(b.N)
+		})
+	}
+	if len(per) == 0 {
+		return
+	}
+	names := slices.SortedFunc(maps.Keys(per), func(x, y string) int { return cmpkg.Compare(per[x], per[y]) })
+	worst := names[len(names)-1]
+	b.Logf("%d kernels: median %v, worst %v (%s)", len(names), per[names[len(names)/2]], per[worst], worst)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
 
 	"nestor/codegen"
 	"nestor/deps"
@@ -41,6 +42,12 @@ type Options struct {
 	// (model.Machine.RegisterTile) when both are set.
 	UnrollJam    bool
 	RegisterTile [2]int64
+	// KeepCached keeps the original order of a region whose arrays fit in
+	// the L2 cache when its schedule has no parallel loop (a time-skewed
+	// stencil): skewing gains no locality there and costs the vector
+	// loops (the CLI's --keep-cached). Tests turn it off to exercise the
+	// schedules at small sizes.
+	KeepCached bool
 	// Notes receives one line per decision a user should know about
 	// ("kept the original order: ..."); nil discards them.
 	Notes io.Writer
@@ -49,7 +56,7 @@ type Options struct {
 // DefaultOptions returns what `nestor opt` does without flags: schedule,
 // tile and parallelize, with smart fusion.
 func DefaultOptions() Options {
-	return Options{Schedule: true, Tile: true, Parallel: true, UnrollJam: true}
+	return Options{Schedule: true, Tile: true, Parallel: true, UnrollJam: true, KeepCached: true}
 }
 
 func (o *Options) note(s *frontend.Scop, format string, args ...any) {
@@ -177,6 +184,10 @@ func schedule(s *region, opt *Options) error {
 		opt.note(s.Scop, "kept the original order: %v", err)
 		return nil
 	}
+	if bytes, ok := footprint(s.Prog); opt.KeepCached && ok && bytes <= model.Host().L2 && !slices.Contains(sc.Parallel, true) {
+		opt.note(s.Scop, "kept the original order: the arrays fit in the L2 cache (%d KiB), where a schedule with no parallel loop (time skewing) gains no locality and loses the vector loops", bytes>>10)
+		return nil
+	}
 	plan := sched.Plan{Tile: opt.Tile, Reorder: true, Wavefront: opt.Tile && opt.Parallel}
 	for _, n := range opt.TileSizes {
 		plan.Sizes = append(plan.Sizes, int64(n))
@@ -188,4 +199,28 @@ func schedule(s *region, opt *Options) error {
 	}
 	s.Prog, s.loops = p, loops
 	return nil
+}
+
+// footprint returns the bytes of the arrays p accesses, when every one
+// has constant extents.
+func footprint(p *ir.Program) (int64, bool) {
+	used := map[int]bool{}
+	for _, st := range p.Stmts {
+		for _, a := range st.Accesses {
+			used[a.Array] = true
+		}
+	}
+	var total int64
+	for a := range used {
+		arr := p.Arrays[a]
+		size := int64(arr.Elem.Size())
+		for _, d := range arr.Dims {
+			if !d.IsConst() || d.Const <= 0 {
+				return 0, false
+			}
+			size *= d.Const
+		}
+		total += size
+	}
+	return total, true
 }

@@ -26,6 +26,7 @@ type sourceFlags struct {
 	fuse            string
 	unrollJam       bool
 	registerTile    string
+	keepCached      bool
 }
 
 func (s *sourceFlags) register(fs *flag.FlagSet) {
@@ -46,6 +47,7 @@ func (s *sourceFlags) registerOpt(fs *flag.FlagSet) {
 	fs.BoolVar(&s.align, "align", false, "try a write-aligned schedule first: when every statement writes one array, its subscripts become the outer loops (Δω = 0, the LoopModels note: each element is updated in one iteration, in a register)")
 	fs.StringVar(&s.fuse, "fuse", "smart", "fusion policy of the scheduler: `smart`, max or no")
 	fs.BoolVar(&s.unrollJam, "unroll-jam", true, "unroll and jam register tiles: two outer loops of a band unrolled into the innermost one, each copy's loop-invariant elements in registers")
+	fs.BoolVar(&s.keepCached, "keep-cached", true, "keep the original order of a region whose arrays fit in the L2 cache when its schedule has no parallel loop (time skewing gains no locality there and loses the vector loops)")
 	fs.StringVar(&s.registerTile, "register-tile", "", "unroll factors of the register tiles, `ROWSxCOLS` (default: from the machine's vector registers, 6x4 with AVX-512)")
 }
 
@@ -53,7 +55,7 @@ func (s *sourceFlags) registerOpt(fs *flag.FlagSet) {
 func (s *sourceFlags) options(w io.Writer) (pipeline.Options, error) {
 	o := pipeline.Options{Check: s.check, Schedule: s.schedule, Notes: w,
 		Align: s.align, Tile: s.schedule && s.tile && !s.notile, Parallel: s.schedule && s.parallel && !s.nopar,
-		UnrollJam: s.schedule && s.unrollJam}
+		UnrollJam: s.schedule && s.unrollJam, KeepCached: s.keepCached}
 	if s.registerTile != "" {
 		r, c, ok := strings.Cut(s.registerTile, "x")
 		rows, err1 := strconv.ParseInt(r, 10, 64)
