@@ -1,0 +1,715 @@
+package assoc
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+)
+
+// This file states the claims about an operator f (a Tuple: element i is
+// the new x_i) and proves them with Z3: associativity, commutativity and
+// the identity. Each claim is checked for validity: its negation is
+// asserted, and unsat proves it; sat gives a counterexample. The leaves
+// k and named values are free, so a proof holds for all their values.
+//
+// Every claim is conditioned on C's definedness (smt.go): in the default
+// mode, on no signed int32/int64 overflow and no division by zero anywhere
+// in either side. For associativity this is the C compiler's own
+// assumption. It does not say that the regrouped evaluation is itself free
+// of overflow: (-1 + INT_MAX) + 1 is defined, -1 + (INT_MAX + 1) is not. On
+// two's complement hardware the two agree whenever the operator is also
+// associative with Options.Wrap, which holds for + and *; generated code
+// that regroups signed arithmetic should compute in the unsigned type.
+//
+// An identity must hold for every value of the types and every k, and its
+// own evaluation must be defined: f(e, x) and f(x, e) may not overflow for
+// any x (the factored code evaluates them where the original did not).
+
+// query builds one SMT-LIB query.
+type smtQuery struct {
+	opts  Options
+	b     strings.Builder
+	types map[string]Type // declared symbols
+	show  []string        // symbols a counterexample reports, in order
+}
+
+func newSMTQuery(opts Options) *smtQuery {
+	return &smtQuery{opts: opts, types: map[string]Type{}}
+}
+
+// declare declares the constant name of type t, once.
+func (q *smtQuery) declare(name string, t Type, show bool) {
+	if _, ok := q.types[name]; ok {
+		return
+	}
+	q.types[name] = t
+	fmt.Fprintf(&q.b, "(declare-const %s %s)\n", name, q.opts.sort(t))
+	if show {
+		q.show = append(q.show, name)
+	}
+}
+
+// tuple declares the symbols prefix0 … prefix{n-1} with the types of
+// f's elements and returns their names.
+func (q *smtQuery) tuple(prefix string, f Tuple) []string {
+	names := make([]string, len(f.Elems))
+	for i, e := range f.Elems {
+		names[i] = fmt.Sprintf("%s%d", prefix, i)
+		q.declare(names[i], e.Type, true)
+	}
+	return names
+}
+
+// consts declares the constants (k, named values) of es.
+func (q *smtQuery) consts(es ...*Expr) error {
+	syms, err := smtConsts(es...)
+	for _, s := range syms {
+		q.declare(s.name, s.typ, true)
+	}
+	return err
+}
+
+// define names the terms of a tuple's elements: name_i its value and
+// name_i_d its definedness.
+func (q *smtQuery) define(name string, f Tuple, ts []smtTerm) []smtTerm {
+	out := make([]smtTerm, len(ts))
+	for i, t := range ts {
+		v, d := fmt.Sprintf("%s%d", name, i), fmt.Sprintf("%s%d_d", name, i)
+		fmt.Fprintf(&q.b, "(define-fun %s () %s %s)\n(define-fun %s () Bool %s)\n", v, q.opts.sort(f.Elems[i].Type), t.val, d, t.def)
+		out[i] = smtTerm{v, d}
+	}
+	return out
+}
+
+// apply translates f(a, b): x_i reads a[i], y_i reads b[i].
+func (q *smtQuery) apply(f Tuple, a, b []string) ([]smtTerm, error) {
+	tr := &smtTranslator{opts: q.opts, leaf: func(e *Expr) (string, error) {
+		switch e.Op {
+		case OpX:
+			return a[e.Index], nil
+		case OpY:
+			return b[e.Index], nil
+		}
+		return smtConstName(e), nil
+	}}
+	out := make([]smtTerm, len(f.Elems))
+	for i, e := range f.Elems {
+		t, err := tr.expr(e)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = t
+	}
+	return out, nil
+}
+
+// equalAll returns the claim that the defined terms l and r are equal
+// element by element, under their definedness (implied, when strict is
+// false: the defs are hypotheses; required, when strict).
+func smtEqualAll(l, r []smtTerm, strict bool) string {
+	var defs, eqs []string
+	for i := range l {
+		defs = append(defs, l[i].def, r[i].def)
+		eqs = append(eqs, "(= "+l[i].val+" "+r[i].val+")")
+	}
+	if strict {
+		return smtAnd(append(defs, eqs...)...)
+	}
+	return "(=> " + smtAnd(defs...) + " " + smtAnd(eqs...) + ")"
+}
+
+// names returns the terms of symbols, always defined.
+func smtNames(ns []string) []smtTerm {
+	out := make([]smtTerm, len(ns))
+	for i, n := range ns {
+		out[i] = smtTerm{n, "true"}
+	}
+	return out
+}
+
+// validate checks that f's leaves x_i and y_i name elements of f with
+// their types.
+func validateTuple(f Tuple) error {
+	if len(f.Elems) == 0 {
+		return fmt.Errorf("assoc: empty tuple")
+	}
+	var err error
+	for _, e := range f.Elems {
+		e.Walk(func(x *Expr) bool {
+			if (x.Op == OpX || x.Op == OpY) && err == nil {
+				switch {
+				case x.Index < 0 || x.Index >= len(f.Elems):
+					err = fmt.Errorf("assoc: %v%d in a %d-tuple", x.Op, x.Index, len(f.Elems))
+				case x.Type != f.Elems[x.Index].Type:
+					err = fmt.Errorf("assoc: %v%d of type %v, element %d is %v", x.Op, x.Index, x.Type, x.Index, f.Elems[x.Index].Type)
+				}
+			}
+			return err == nil
+		})
+	}
+	return err
+}
+
+// valid proves the claim (a Bool term over q's declarations) valid.
+func (p *Prover) valid(q *smtQuery, claim string) (Result, error) {
+	fmt.Fprintf(&q.b, "(assert (not %s))", claim)
+	a, err := p.check(q.b.String(), q.show)
+	if err != nil {
+		return Result{}, err
+	}
+	switch a.status {
+	case "unsat":
+		return Result{Verdict: Proved}, nil
+	case "unknown":
+		return Result{Verdict: Unknown, Reason: "z3: " + a.reason}, nil
+	}
+	r := Result{Verdict: Refuted}
+	if len(q.show) > 0 {
+		m, err := q.opts.parseModel(a.model, q.types)
+		if err != nil {
+			return Result{}, err
+		}
+		for _, n := range q.show {
+			r.Counterexample = append(r.Counterexample, m[n])
+		}
+	}
+	return r, nil
+}
+
+// Associative proves ∀x,y,z,k f(f(x,y),z) = f(x,f(y,z)), under the
+// definedness of both sides. A counterexample names x_i, y_i, z_i and the
+// constants.
+func (p *Prover) Associative(f Tuple) (Result, error) {
+	if err := validateTuple(f); err != nil {
+		return Result{}, err
+	}
+	q := newSMTQuery(p.opts)
+	x, y, z := q.tuple("x", f), q.tuple("y", f), q.tuple("z", f)
+	if err := q.consts(f.Elems...); err != nil {
+		return Result{}, err
+	}
+	xy, err := q.apply(f, x, y)
+	if err != nil {
+		return Result{}, err
+	}
+	a := q.define("xy", f, xy)
+	yz, err := q.apply(f, y, z)
+	if err != nil {
+		return Result{}, err
+	}
+	b := q.define("yz", f, yz)
+	lhs, err := q.apply(f, smtVals(a), z)
+	if err != nil {
+		return Result{}, err
+	}
+	rhs, err := q.apply(f, x, smtVals(b))
+	if err != nil {
+		return Result{}, err
+	}
+	for i := range lhs {
+		lhs[i].def = smtAnd(a[i].def, lhs[i].def)
+		rhs[i].def = smtAnd(b[i].def, rhs[i].def)
+	}
+	for i := range lhs { // the inner applications' defs hold for every element
+		for j := range a {
+			lhs[i].def = smtAnd(lhs[i].def, a[j].def)
+			rhs[i].def = smtAnd(rhs[i].def, b[j].def)
+		}
+	}
+	return p.valid(q, smtEqualAll(lhs, rhs, false))
+}
+
+func smtVals(ts []smtTerm) []string {
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = t.val
+	}
+	return out
+}
+
+// Commutative proves ∀x,y,k f(x,y) = f(y,x), under the definedness of
+// both sides.
+func (p *Prover) Commutative(f Tuple) (Result, error) {
+	if err := validateTuple(f); err != nil {
+		return Result{}, err
+	}
+	q := newSMTQuery(p.opts)
+	x, y := q.tuple("x", f), q.tuple("y", f)
+	if err := q.consts(f.Elems...); err != nil {
+		return Result{}, err
+	}
+	l, err := q.apply(f, x, y)
+	if err != nil {
+		return Result{}, err
+	}
+	r, err := q.apply(f, y, x)
+	if err != nil {
+		return Result{}, err
+	}
+	return p.valid(q, smtEqualAll(l, r, false))
+}
+
+// Equal proves that a and b compute the same value for all values of
+// their leaves (x_i, y_i, k, named values), where both are defined. The
+// leaves must have one type per name.
+func (p *Prover) Equal(a, b *Expr) (Result, error) {
+	if a.Type != b.Type {
+		return Result{Verdict: Refuted}, nil
+	}
+	q := newSMTQuery(p.opts)
+	var err error
+	for _, e := range []*Expr{a, b} {
+		e.Walk(func(x *Expr) bool {
+			if x.Op == OpX || x.Op == OpY {
+				n := fmt.Sprintf("%v%d", x.Op, x.Index)
+				if t, ok := q.types[n]; ok && t != x.Type && err == nil {
+					err = fmt.Errorf("assoc: %s used as %v and %v", n, t, x.Type)
+				}
+				q.declare(n, x.Type, true)
+			}
+			return true
+		})
+	}
+	if err == nil {
+		err = q.consts(a, b)
+	}
+	if err != nil {
+		return Result{}, err
+	}
+	tr := &smtTranslator{opts: p.opts, leaf: func(e *Expr) (string, error) {
+		if e.Op == OpX || e.Op == OpY {
+			return fmt.Sprintf("%v%d", e.Op, e.Index), nil
+		}
+		return smtConstName(e), nil
+	}}
+	ta, err := tr.expr(a)
+	if err != nil {
+		return Result{}, err
+	}
+	tb, err := tr.expr(b)
+	if err != nil {
+		return Result{}, err
+	}
+	return p.valid(q, smtEqualAll([]smtTerm{ta}, []smtTerm{tb}, false))
+}
+
+// Side selects the equations an identity e satisfies.
+type Side uint8
+
+const (
+	// BothSides: f(e, x) = x and f(x, e) = x, a partial result's identity.
+	BothSides Side = iota
+	// LeftSide: f(e, x) = x only (the paper's synthesis: enough to start a
+	// chunk's partial result from e and fold the chunk into it).
+	LeftSide
+	// RightSide: f(x, e) = x only.
+	RightSide
+)
+
+// IdentityResult is the outcome of an identity synthesis.
+type IdentityResult struct {
+	// Verdict is Proved when Identity holds, Refuted when Z3 proved that
+	// no tuple of values is an identity, whatever k (Reason says so), and
+	// Unknown otherwise (no candidate held, and Z3 could not decide
+	// whether some other value does, or found one for some k only).
+	Verdict Verdict
+	// Identity gives per element the identity, an expression in k and
+	// literals, when Proved.
+	Identity []*Expr
+	Reason   string
+}
+
+// maxCEGISRounds bounds the rounds of the candidate search of Identity:
+// each round proposes a candidate consistent with the counterexamples so
+// far and checks it.
+const maxCEGISRounds = 64
+
+// Identity synthesizes an identity of f on the given side. It searches
+// the candidates of each element's type (identityCandidates) by
+// counterexample-guided synthesis: Z3 picks a combination of candidates
+// that holds on every counterexample seen so far, then proves it for all
+// x and k, or returns a new counterexample. When no combination holds, a
+// quantified query (∃k ∃e ∀x) decides whether any value could be an
+// identity: unsat proves there is none (Refuted); when f does not use k, a
+// model is an identity outside the candidates.
+func (p *Prover) Identity(f Tuple, side Side) (IdentityResult, error) {
+	if err := validateTuple(f); err != nil {
+		return IdentityResult{}, err
+	}
+	syms, err := smtConsts(f.Elems...)
+	if err != nil {
+		return IdentityResult{}, err
+	}
+	fTypes := map[string]Type{}
+	for _, s := range syms {
+		fTypes[s.name] = s.typ
+	}
+	cands := make([][]*Expr, len(f.Elems))
+	for i, e := range f.Elems {
+		cands[i] = identityCandidates(e.Type, p.opts, syms)
+	}
+	var all []*Expr
+	for _, c := range cands {
+		all = append(all, c...)
+	}
+	var points []map[string]Value // counterexamples: x_i and constants
+	var blocked [][]int           // combinations whose check was unknown
+	for range maxCEGISRounds {
+		pick, ok, err := p.proposeIdentity(f, side, cands, all, points, blocked)
+		if err != nil {
+			return IdentityResult{}, err
+		}
+		if !ok {
+			break
+		}
+		e := make([]*Expr, len(f.Elems))
+		for i, c := range pick {
+			e[i] = cands[i][c]
+		}
+		r, show, err := p.checkIdentity(f, e, side, all)
+		if err != nil {
+			return IdentityResult{}, err
+		}
+		switch r.Verdict {
+		case Proved:
+			return IdentityResult{Verdict: Proved, Identity: e}, nil
+		case Unknown:
+			blocked = append(blocked, pick)
+		case Refuted:
+			pt := map[string]Value{}
+			for i, a := range r.Counterexample {
+				pt[show[i]] = a.Value
+			}
+			points = append(points, pt)
+		}
+	}
+	return p.identityExists(f, side, syms)
+}
+
+// identityClaim returns the claim that e is an identity of f on side,
+// with x_i named x[i]: e, f(e,x) and f(x,e) are defined and f gives x.
+func (q *smtQuery) identityClaim(f Tuple, e []smtTerm, x []string, side Side) (string, error) {
+	var parts []string
+	for _, t := range e {
+		parts = append(parts, t.def)
+	}
+	xs := smtNames(x)
+	ev := smtVals(e)
+	if side != RightSide {
+		l, err := q.apply(f, ev, x)
+		if err != nil {
+			return "", err
+		}
+		parts = append(parts, smtEqualAll(l, xs, true))
+	}
+	if side != LeftSide {
+		r, err := q.apply(f, x, ev)
+		if err != nil {
+			return "", err
+		}
+		parts = append(parts, smtEqualAll(r, xs, true))
+	}
+	return smtAnd(parts...), nil
+}
+
+// checkIdentity proves that e is an identity of f on side for all x and
+// k. The constants of every candidate (all) are declared, so that a
+// counterexample gives them all; show names the counterexample's symbols.
+func (p *Prover) checkIdentity(f Tuple, e []*Expr, side Side, all []*Expr) (r Result, show []string, err error) {
+	q := newSMTQuery(p.opts)
+	x := q.tuple("x", f)
+	if err := q.consts(append(append([]*Expr{}, f.Elems...), all...)...); err != nil {
+		return Result{}, nil, err
+	}
+	tr := &smtTranslator{opts: p.opts, leaf: func(l *Expr) (string, error) {
+		if l.Op == OpX || l.Op == OpY {
+			return "", fmt.Errorf("assoc: identity reads %v%d", l.Op, l.Index)
+		}
+		return smtConstName(l), nil
+	}}
+	ts := make([]smtTerm, len(e))
+	for i, c := range e {
+		t, err := tr.expr(c)
+		if err != nil {
+			return Result{}, nil, err
+		}
+		ts[i] = t
+	}
+	claim, err := q.identityClaim(f, q.define("e", f, ts), x, side)
+	if err != nil {
+		return Result{}, nil, err
+	}
+	r, err = p.valid(q, claim)
+	return r, q.show, err
+}
+
+// proposeIdentity asks Z3 for a combination of candidates (an index per
+// element) under which f satisfies the identity equations at every point,
+// avoiding the blocked combinations; ok is false when there is none.
+func (p *Prover) proposeIdentity(f Tuple, side Side, cands [][]*Expr, all []*Expr, points []map[string]Value, blocked [][]int) ([]int, bool, error) {
+	q := newSMTQuery(p.opts)
+	sel := make([]string, len(f.Elems))
+	for i := range sel {
+		sel[i] = fmt.Sprintf("s%d", i)
+		fmt.Fprintf(&q.b, "(declare-const %s (_ BitVec 8))\n(assert (bvult %s #x%02x))\n", sel[i], sel[i], len(cands[i]))
+	}
+	syms, err := smtConsts(append(append([]*Expr{}, f.Elems...), all...)...)
+	if err != nil {
+		return nil, false, err
+	}
+	for _, pt := range points {
+		lit := func(name string, t Type) (string, error) { return p.opts.literal(pt[name], t) }
+		tr := &smtTranslator{opts: p.opts, leaf: func(l *Expr) (string, error) { return lit(smtConstName(l), l.Type) }}
+		// The chosen identity: an ite over the candidates, at this point.
+		e := make([]smtTerm, len(f.Elems))
+		for i, cs := range cands {
+			var t smtTerm
+			for c := len(cs) - 1; c >= 0; c-- {
+				tc, err := tr.expr(cs[c])
+				if err != nil {
+					return nil, false, err
+				}
+				if c == len(cs)-1 {
+					t = tc
+					continue
+				}
+				is := fmt.Sprintf("(= %s #x%02x)", sel[i], c)
+				t = smtTerm{smtIte(is, tc.val, t.val), smtIte(is, tc.def, t.def)}
+			}
+			e[i] = t
+		}
+		x := make([]string, len(f.Elems))
+		for i, el := range f.Elems {
+			if x[i], err = lit(fmt.Sprintf("x%d", i), el.Type); err != nil {
+				return nil, false, err
+			}
+		}
+		// f's constants read the point's values: bindConsts binds their
+		// names to them.
+		claim, err := q.identityClaim(f, e, x, side)
+		if err != nil {
+			return nil, false, err
+		}
+		fmt.Fprintf(&q.b, "(assert %s)\n", bindConsts(claim, syms, pt, p.opts))
+	}
+	for _, b := range blocked {
+		var eqs []string
+		for i, c := range b {
+			eqs = append(eqs, fmt.Sprintf("(= %s #x%02x)", sel[i], c))
+		}
+		fmt.Fprintf(&q.b, "(assert (not %s))\n", smtAnd(eqs...))
+	}
+	types := map[string]Type{}
+	for _, s := range sel {
+		types[s] = Uint8
+	}
+	a, err := p.check(q.b.String(), sel)
+	if err != nil || a.status != "sat" {
+		return nil, false, err
+	}
+	m, err := p.opts.parseModel(a.model, types)
+	if err != nil {
+		return nil, false, err
+	}
+	pick := make([]int, len(sel))
+	for i, s := range sel {
+		pick[i] = int(m[s].Value)
+	}
+	return pick, true, nil
+}
+
+// bindConsts wraps claim in a let that gives the constants their values
+// at the point pt.
+func bindConsts(claim string, syms []smtSymbol, pt map[string]Value, opts Options) string {
+	if len(syms) == 0 {
+		return claim
+	}
+	var bs []string
+	for _, s := range syms {
+		lit, err := opts.literal(pt[s.name], s.typ)
+		if err != nil {
+			continue
+		}
+		bs = append(bs, "("+s.name+" "+lit+")")
+	}
+	return "(let (" + strings.Join(bs, " ") + ") " + claim + ")"
+}
+
+// identityExists decides, when no candidate is an identity, whether any
+// value is: ∃k ∃e ∀x (e is an identity). Unsat proves that none exists.
+func (p *Prover) identityExists(f Tuple, side Side, syms []smtSymbol) (IdentityResult, error) {
+	none := IdentityResult{Verdict: Unknown, Reason: "no candidate identity holds for every k"}
+	q := newSMTQuery(p.opts)
+	for _, s := range syms {
+		q.declare(s.name, s.typ, true)
+	}
+	e := q.tuple("e", f)
+	x := make([]string, len(f.Elems))
+	var bound []string
+	for i, el := range f.Elems {
+		x[i] = fmt.Sprintf("x%d", i)
+		bound = append(bound, "("+x[i]+" "+p.opts.sort(el.Type)+")")
+	}
+	claim, err := q.identityClaim(f, smtNames(e), x, side)
+	if err != nil {
+		return IdentityResult{}, err
+	}
+	fmt.Fprintf(&q.b, "(assert (forall (%s) %s))", strings.Join(bound, " "), claim)
+	a, err := p.check(q.b.String(), q.show)
+	if err != nil {
+		return IdentityResult{}, err
+	}
+	switch a.status {
+	case "unsat":
+		return IdentityResult{Verdict: Refuted, Reason: "no value is an identity, for any k"}, nil
+	case "unknown":
+		none.Reason += "; z3 could not decide whether another value is one: " + a.reason
+		return none, nil
+	}
+	m, err := p.opts.parseModel(a.model, q.types)
+	if err != nil {
+		return IdentityResult{}, err
+	}
+	id := make([]*Expr, len(f.Elems))
+	var desc []string
+	for i, n := range e {
+		id[i] = Const(m[n].Value, f.Elems[i].Type)
+		desc = append(desc, m[n].String())
+	}
+	if len(syms) == 0 {
+		// f reads no constant: the witness is an identity; prove it as a
+		// check of the quantified query's answer.
+		r, _, err := p.checkIdentity(f, id, side, nil)
+		if err != nil {
+			return IdentityResult{}, err
+		}
+		if r.Verdict == Proved {
+			return IdentityResult{Verdict: Proved, Identity: id}, nil
+		}
+	}
+	var ks []string
+	for _, s := range syms {
+		ks = append(ks, m[s.name].String())
+	}
+	none.Reason += fmt.Sprintf("; an identity exists when %s: %s", strings.Join(ks, " "), strings.Join(desc, " "))
+	if k, ok, err := p.identityMissing(f, side, syms); err != nil || ok {
+		return IdentityResult{Verdict: Refuted, Reason: "no value is an identity when " + k}, err
+	}
+	return none, nil
+}
+
+// missingTimeout bounds identityMissing's query, which only sharpens an
+// Unknown into a Refuted and often does not terminate.
+const missingTimeout = 2 * time.Second
+
+// identityMissing looks for constants under which no value is an
+// identity: ∃k ∀e ∃x (e is not an identity). It returns them written out,
+// and whether Z3 found them.
+func (p *Prover) identityMissing(f Tuple, side Side, syms []smtSymbol) (string, bool, error) {
+	q := newSMTQuery(p.opts)
+	for _, s := range syms {
+		q.declare(s.name, s.typ, true)
+	}
+	e, x := make([]string, len(f.Elems)), make([]string, len(f.Elems))
+	var be, bx []string
+	for i, el := range f.Elems {
+		e[i], x[i] = fmt.Sprintf("e%d", i), fmt.Sprintf("x%d", i)
+		be = append(be, "("+e[i]+" "+p.opts.sort(el.Type)+")")
+		bx = append(bx, "("+x[i]+" "+p.opts.sort(el.Type)+")")
+	}
+	claim, err := q.identityClaim(f, smtNames(e), x, side)
+	if err != nil {
+		return "", false, err
+	}
+	fmt.Fprintf(&q.b, "(assert (forall (%s) (exists (%s) (not %s))))", strings.Join(be, " "), strings.Join(bx, " "), claim)
+	a, err := p.checkWithin(q.b.String(), q.show, min(p.timeout, missingTimeout))
+	if err != nil || a.status != "sat" {
+		return "", false, err
+	}
+	m, err := p.opts.parseModel(a.model, q.types)
+	if err != nil {
+		return "", false, err
+	}
+	var ks []string
+	for _, s := range syms {
+		ks = append(ks, m[s.name].String())
+	}
+	return strings.Join(ks, " "), true, nil
+}
+
+// identityCandidates lists the candidate identities of an element of type
+// t, most likely first: the literals that are identities of the common
+// operators, and simple functions of each constant of type t that f
+// reads.
+func identityCandidates(t Type, opts Options, syms []smtSymbol) []*Expr {
+	var out []*Expr
+	add := func(e *Expr) {
+		for _, o := range out {
+			if o.Equal(e) {
+				return
+			}
+		}
+		if _, err := opts.literal(e.Value, e.Type); e.Op == OpConst && err != nil {
+			return
+		}
+		out = append(out, e)
+	}
+	w := t.Bits()
+	var ks []*Expr
+	for _, s := range syms {
+		if s.typ == t && !strings.HasPrefix(s.name, "|") {
+			k := K(t)
+			fmt.Sscanf(s.name, "k%d", &k.Index)
+			ks = append(ks, k)
+		}
+	}
+	switch {
+	case t == Bool:
+		add(Const(0, t))
+		add(Const(1, t))
+		for _, k := range ks {
+			add(k)
+			add(Apply(OpNot, k))
+		}
+	case t.Integer():
+		one, all, min := Const(1, t), Const(Value(smtMask(w)), t), Value(1)<<(w-1)
+		add(Const(0, t))
+		add(one)
+		if t.Signed() {
+			add(Const(min, t))   // INT_MIN
+			add(Const(min-1, t)) // INT_MAX
+		}
+		add(all) // -1, or UINT_MAX
+		if t.Unsigned() {
+			add(Const(min, t))
+			add(Const(min-1, t))
+		}
+		for _, k := range ks {
+			add(k)
+			add(Apply(OpNeg, k))
+			add(Apply(OpAdd, k, one))
+			add(Apply(OpSub, k, one))
+			add(Apply(OpBitXor, k, all)) // ~k
+		}
+	case t.Float():
+		bits := func(f float64) Value {
+			if t == Float32 {
+				return Value(math.Float32bits(float32(f)))
+			}
+			return Value(math.Float64bits(f))
+		}
+		maxf := math.MaxFloat64
+		if t == Float32 {
+			maxf = math.MaxFloat32
+		}
+		for _, f := range []float64{math.Copysign(0, -1), 0, 1, math.Inf(1), math.Inf(-1), math.NaN(), -1, maxf, -maxf} {
+			add(Const(bits(f), t))
+		}
+		for _, k := range ks {
+			add(k)
+			add(Apply(OpNeg, k))
+		}
+	}
+	return out
+}
