@@ -26,6 +26,9 @@ type runFunc func(out io.Writer, args []string) error
 
 var commands = []*command{optCommand, checkCommand, depsCommand, schedCommand, benchCommand, versionCommand}
 
+// A command whose name has two words ("assoc gen") is a subcommand: the
+// files that define them append them to commands in an init function.
+
 // usageError is a mistake on the command line (exit status 2).
 type usageError struct{ msg string }
 
@@ -48,7 +51,7 @@ func run(args []string, out, errw io.Writer) int {
 	name := args[0]
 	if name == "help" || name == "-h" || name == "--help" || name == "-help" {
 		if len(args) > 1 {
-			if c := lookup(args[1]); c != nil {
+			if c, _ := lookupArgs(args[1:]); c != nil {
 				fs := newFlagSet(c)
 				c.setup(fs)
 				fs.SetOutput(out)
@@ -59,8 +62,15 @@ func run(args []string, out, errw io.Writer) int {
 		usage(out)
 		return 0
 	}
-	c := lookup(name)
+	c, rest := lookupArgs(args)
 	if c == nil {
+		if sub := subcommands(name); len(sub) > 0 {
+			if len(args) > 1 {
+				fmt.Fprintf(errw, "nestor %s: unknown subcommand %q\n\n", name, args[1])
+			}
+			usage(errw)
+			return 2
+		}
 		fmt.Fprintf(errw, "nestor: unknown command %q\n\n", name)
 		usage(errw)
 		return 2
@@ -68,7 +78,7 @@ func run(args []string, out, errw io.Writer) int {
 	fs := newFlagSet(c)
 	fs.SetOutput(errw)
 	do := c.setup(fs)
-	pos, err := parseInterspersed(fs, compilerStyle(args[1:]))
+	pos, err := parseInterspersed(fs, compilerStyle(rest))
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
@@ -90,6 +100,31 @@ func run(args []string, out, errw io.Writer) int {
 	}
 	fmt.Fprintln(errw, err)
 	return 1
+}
+
+// lookupArgs finds the command args name: "assoc gen" takes two words.
+// It returns the command and the arguments after its name.
+func lookupArgs(args []string) (*command, []string) {
+	if len(args) > 1 {
+		if c := lookup(args[0] + " " + args[1]); c != nil {
+			return c, args[2:]
+		}
+	}
+	if c := lookup(args[0]); c != nil {
+		return c, args[1:]
+	}
+	return nil, nil
+}
+
+// subcommands returns the commands "name …".
+func subcommands(name string) []*command {
+	var cs []*command
+	for _, c := range commands {
+		if strings.HasPrefix(c.name, name+" ") {
+			cs = append(cs, c)
+		}
+	}
+	return cs
 }
 
 func lookup(name string) *command {
@@ -114,7 +149,7 @@ func newFlagSet(c *command) *flag.FlagSet {
 func usage(w io.Writer) {
 	fmt.Fprintf(w, "nestor %s: a loop-nest optimizer for static-control C\n\nusage: nestor COMMAND [flags] FILE\n\ncommands:\n", version)
 	for _, c := range commands {
-		fmt.Fprintf(w, "  %-8s %s\n", c.name, firstLine(c.summary))
+		fmt.Fprintf(w, "  %-12s %s\n", c.name, firstLine(c.summary))
 	}
 	fmt.Fprintf(w, "\nRun 'nestor help COMMAND' for a command's flags.\n")
 }
