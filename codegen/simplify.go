@@ -174,9 +174,12 @@ func rationalImplied(known []poly.Constraint, c Cond, depth, np int) bool {
 // integer is set, over the integers.
 func implies(known []poly.Constraint, c Cond, depth, np int, integer bool) bool {
 	holds := func(a ir.Aff) bool { // known ⇒ a ≥ 0
+		if impliedByOne(known, toPoly(a, false, depth, np)) {
+			return true
+		}
 		not := toPoly(neg(a), false, depth, np)
 		not.Coef[len(not.Coef)-1]--
-		set, err := poly.NewSet(space(depth, np), append(slices.Clone(known), not)...)
+		set, err := poly.NewSet(space(depth, np), append(connected(known, not), not)...)
 		if err != nil {
 			return false
 		}
@@ -193,6 +196,85 @@ func implies(known []poly.Constraint, c Cond, depth, np int, integer bool) bool 
 		return false
 	}
 	return !c.Eq || holds(neg(c.Aff))
+}
+
+// connected returns the known constraints that share a variable with q,
+// directly or through other such constraints. The others cannot help
+// prove anything about q (short of contradicting themselves, which the
+// callers only lose a simplification over), and leaving them out keeps
+// the linear programs small: a guard on one counter of a deep nest needs
+// none of the facts about the other counters.
+func connected(known []poly.Constraint, q poly.Constraint) []poly.Constraint {
+	n := len(q.Coef) - 1
+	vars := make([]bool, n)
+	for v, c := range q.Coef[:n] {
+		vars[v] = c != 0
+	}
+	taken := make([]bool, len(known))
+	for grew := true; grew; {
+		grew = false
+		for i, k := range known {
+			if taken[i] || len(k.Coef) != len(q.Coef) {
+				continue
+			}
+			touches := false
+			for v, c := range k.Coef[:n] {
+				if c != 0 && vars[v] {
+					touches = true
+					break
+				}
+			}
+			if !touches {
+				continue
+			}
+			taken[i], grew = true, true
+			for v, c := range k.Coef[:n] {
+				if c != 0 {
+					vars[v] = true
+				}
+			}
+		}
+	}
+	var out []poly.Constraint
+	for i, k := range known {
+		if taken[i] {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// impliedByOne reports whether a single known constraint implies q
+// (an inequality L + c ≥ 0): an inequality or equality with the same
+// linear part and a constant no larger, or an equality with the negated
+// linear part that fixes L at a value q admits. Many guards and bounds the
+// simplifier asks about are implied this way, without a linear program.
+func impliedByOne(known []poly.Constraint, q poly.Constraint) bool {
+	n := len(q.Coef) - 1
+	for _, k := range known {
+		if len(k.Coef) != len(q.Coef) {
+			continue
+		}
+		// L + k ≥ 0 (or = 0) gives L + c ≥ 0 for every c ≥ k.
+		if slices.Equal(k.Coef[:n], q.Coef[:n]) && k.Coef[n] <= q.Coef[n] {
+			return true
+		}
+		// −L + k = 0 gives L = k, and L + c ≥ 0 for every c ≥ −k.
+		if k.Eq && negated(k.Coef[:n], q.Coef[:n]) && -k.Coef[n] <= q.Coef[n] {
+			return true
+		}
+	}
+	return false
+}
+
+// negated reports whether a = −b.
+func negated(a, b []int64) bool {
+	for i := range a {
+		if a[i] != -b[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // boundRows returns the constraints a loop's bound terms give its counter
@@ -341,6 +423,9 @@ func distinct(known []poly.Constraint, a, b []ir.Aff, depth, np int) bool {
 		d := sub(a[k], b[k])
 		if usesLocals(d) {
 			return false
+		}
+		if d.Const != 0 && allZero(d.Iter) && allZero(d.Param) {
+			return true // A[i][j] and A[i][j+1]: no solver needed
 		}
 		rows = append(rows, toPoly(d, true, depth, np))
 	}
