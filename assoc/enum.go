@@ -1,9 +1,11 @@
 package assoc
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 )
 
 // Enumeration of candidate operators (the paper's "Generating Elementary
@@ -11,21 +13,27 @@ import (
 //
 // Enumerate builds expression trees bottom-up, by number of leaves, from
 // the leaves x_i, y_i (i below the tuple size) and the one generic
-// constant k, all of the type t, with the inner nodes valid for t:
+// constant k, all of the type t, with the inner nodes of an operation
+// set (Ops) valid for t:
 //
 //   - Bool: && || ! < <= == != select (& | ^ min max are && || != && ||
 //     in canonical form);
-//   - integers: + − * / % min max & | ^ select, the conditions of select
-//     being comparisons < <= == != of two trees;
-//   - floats: + − * / min max select, conditions as for integers.
+//   - integers: + − * min max & | ^ select by default ([DefaultOps]; the
+//     paper's Halide set with the bitwise operations that C reductions
+//     use), and / % in [AllOps]; the conditions of select are
+//     comparisons < <= == != of two trees;
+//   - floats: + − * min max select by default, and / in AllOps;
+//     conditions as for integers.
 //
 // Negation is no node (canonically 0 − a, which k − a covers); literals
 // are no leaves (k stands for every constant); conditions of integers
 // and floats are single comparisons (no && or || of comparisons).
 //
 // Every subtree is canonical ([IsCanonicalRoot] holds at every node, so
-// Canon(e) equals e) and reads x or y: a compound of k alone is some
-// constant, which k already is. A tuple is emitted when
+// Canon(e) equals e), reads x or y (a compound of k alone is some
+// constant, which k already is), and is not trivially simplifiable: no
+// tree with fewer leaves has its value wherever it has one on the sample
+// points of its fingerprint (enumfp.go). A tuple is emitted when
 //
 //   - every element reads some x_i and some y_j, and the tuple reads every
 //     x_i and every y_i (so no element ignores the partial result or the
@@ -36,16 +44,79 @@ import (
 //     element by element) is emitted.
 //
 // maxLeaves bounds the leaves of the whole tuple (both elements
-// together). Tuples come out in increasing number of leaves.
+// together). Tuples come out in increasing number of leaves, in an order
+// that depends only on the arguments.
+
+// Ops is a set of operations for the enumeration: the binary operations
+// of t (other than comparisons) that trees may use; select and the
+// comparisons of its conditions are always used.
+type Ops []Op
+
+// DefaultOps returns the operations Enumerate uses for t.
+func DefaultOps(t Type) Ops {
+	switch {
+	case t == Bool:
+		return Ops{OpAnd, OpOr, OpLT, OpLE, OpEQ, OpNE}
+	case t.Integer():
+		return Ops{OpAdd, OpSub, OpMul, OpMin, OpMax, OpBitAnd, OpBitOr, OpBitXor}
+	}
+	return Ops{OpAdd, OpSub, OpMul, OpMin, OpMax}
+}
+
+// AllOps returns every operation the enumeration can use for t: the
+// default ones with division and remainder.
+func AllOps(t Type) Ops {
+	switch {
+	case t == Bool:
+		return DefaultOps(t)
+	case t.Integer():
+		return Ops{OpAdd, OpSub, OpMul, OpDiv, OpMod, OpMin, OpMax, OpBitAnd, OpBitOr, OpBitXor}
+	}
+	return Ops{OpAdd, OpSub, OpMul, OpDiv, OpMin, OpMax}
+}
+
+// String writes the set as its operators separated by spaces.
+func (ops Ops) String() string {
+	parts := make([]string, len(ops))
+	for i, o := range ops {
+		parts[i] = o.String()
+	}
+	return strings.Join(parts, " ")
+}
+
+// ParseOps reads a set written by Ops.String, checking each operation
+// against t.
+func ParseOps(s string, t Type) (Ops, error) {
+	var out Ops
+	for _, f := range strings.Fields(s) {
+		found := false
+		for _, o := range AllOps(t) {
+			if o.String() == f {
+				out = append(out, o)
+				found = true
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("assoc: %q is no enumeration operation of %v (want some of %v)", f, t, AllOps(t))
+		}
+	}
+	return out, nil
+}
 
 // Enumerate calls emit with every candidate operator of type t with
-// tupleSize elements (1 or 2) and at most maxLeaves leaves, in
-// increasing number of leaves, until emit returns false.
+// tupleSize elements (1 or 2) and at most maxLeaves leaves built with
+// DefaultOps(t), in increasing number of leaves, until emit returns
+// false.
 func Enumerate(t Type, maxLeaves, tupleSize int, emit func(Tuple) bool) {
+	EnumerateOps(t, DefaultOps(t), maxLeaves, tupleSize, emit)
+}
+
+// EnumerateOps is Enumerate with the operation set ops.
+func EnumerateOps(t Type, ops Ops, maxLeaves, tupleSize int, emit func(Tuple) bool) {
 	if tupleSize < 1 || tupleSize > 2 {
 		panic("assoc: Enumerate supports tuples of 1 or 2 elements")
 	}
-	en := newEnumerator(t, tupleSize)
+	en := newEnumerator(t, tupleSize, ops)
 	// Elements of a 2-tuple have at most maxLeaves-1 leaves; the levels
 	// a 1-tuple needs only at its root are streamed, not stored.
 	store := maxLeaves - 1
@@ -54,7 +125,7 @@ func Enumerate(t Type, maxLeaves, tupleSize int, emit func(Tuple) bool) {
 	}
 	if tupleSize == 1 {
 		for n := 1; n <= maxLeaves; n++ {
-			each := func(e *Expr) bool {
+			each := func(e *Expr, _ *fingerprint) bool {
 				if !e.Uses(OpX) || !e.Uses(OpY) {
 					return true
 				}
@@ -62,7 +133,7 @@ func Enumerate(t Type, maxLeaves, tupleSize int, emit func(Tuple) bool) {
 			}
 			if n <= store {
 				for _, e := range en.vals[n] {
-					if !each(e) {
+					if !each(e, nil) {
 						return
 					}
 				}
@@ -149,12 +220,18 @@ type enumerator struct {
 	binOps []Op
 	// vals[n] and conds[n] are the canonical value trees (type t) and
 	// conditions (Bool comparisons) of n leaves; for Bool they are the
-	// same.
-	vals, conds [][]*Expr
+	// same. valFP[n][i] and condFP[n][i] are their fingerprints.
+	vals, conds     [][]*Expr
+	valFP, condFP   [][]*fingerprint
+	samples         fpSamples
+	seenVal, seenCd map[uint64]int // fingerprint hash -> least leaves
+	partial         fpIndex        // the value trees of up to fpIndexLeaves leaves
 }
 
-func newEnumerator(t Type, size int) *enumerator {
-	en := &enumerator{t: t, vals: [][]*Expr{nil}, conds: [][]*Expr{nil}}
+func newEnumerator(t Type, size int, ops Ops) *enumerator {
+	en := &enumerator{t: t, vals: [][]*Expr{nil}, conds: [][]*Expr{nil},
+		valFP: [][]*fingerprint{nil}, condFP: [][]*fingerprint{nil},
+		samples: newFPSamples(t, size), seenVal: map[uint64]int{}, seenCd: map[uint64]int{}}
 	for i := range size {
 		en.leaves = append(en.leaves, X(i, t))
 	}
@@ -162,64 +239,93 @@ func newEnumerator(t Type, size int) *enumerator {
 		en.leaves = append(en.leaves, Y(i, t))
 	}
 	en.leaves = append(en.leaves, K(t))
-	switch {
-	case t == Bool:
-		en.binOps = []Op{OpAnd, OpOr, OpLT, OpLE, OpEQ, OpNE}
-	case t.Integer():
-		en.binOps = []Op{OpAdd, OpSub, OpMul, OpDiv, OpMod, OpMin, OpMax, OpBitAnd, OpBitOr, OpBitXor}
-	default:
-		en.binOps = []Op{OpAdd, OpSub, OpMul, OpDiv, OpMin, OpMax}
+	for _, o := range ops {
+		if o.Arity() == 2 && o != OpSelect {
+			en.binOps = append(en.binOps, o)
+		}
 	}
 	return en
 }
 
-// addLevel computes and stores the trees of n leaves.
+// addLevel computes and stores the trees of n leaves, and records their
+// fingerprints as seen at n leaves.
 func (en *enumerator) addLevel(n int) {
 	var vals, conds []*Expr
-	en.level(n, func(e *Expr) bool { vals = append(vals, e); return true },
-		func(e *Expr) bool { conds = append(conds, e); return true })
-	en.vals = append(en.vals, vals)
+	var vfp, cfp []*fingerprint
+	en.level(n, func(e *Expr, f *fingerprint) bool { vals, vfp = append(vals, e), append(vfp, f); return true },
+		func(e *Expr, f *fingerprint) bool { conds, cfp = append(conds, e), append(cfp, f); return true })
 	if en.t == Bool {
-		conds = vals
+		conds, cfp = vals, vfp
 	}
-	en.conds = append(en.conds, conds)
+	en.vals, en.valFP = append(en.vals, vals), append(en.valFP, vfp)
+	en.conds, en.condFP = append(en.conds, conds), append(en.condFP, cfp)
+	for _, f := range vfp {
+		if _, ok := en.seenVal[f.hash]; !ok {
+			en.seenVal[f.hash] = n
+		}
+		if n <= fpIndexLeaves {
+			en.partial.add(&en.samples, f)
+		}
+	}
+	for _, f := range cfp {
+		if _, ok := en.seenCd[f.hash]; !ok {
+			en.seenCd[f.hash] = n
+		}
+	}
 }
+
+// treeFunc receives a tree and its fingerprint.
+type treeFunc func(e *Expr, f *fingerprint) bool
 
 // level calls val with every value tree and cond (when not nil, and t
 // is not Bool) with every condition of n leaves, built from the stored
-// smaller levels; it stops and returns false when a callback does.
-func (en *enumerator) level(n int, val, cond func(*Expr) bool) bool {
+// smaller levels; it stops and returns false when a callback does. A
+// tree whose fingerprint equals that of a tree with fewer leaves is
+// left out (it is trivially simplifiable, see fingerprint).
+func (en *enumerator) level(n int, val, cond treeFunc) bool {
 	t := en.t
 	if n == 1 {
 		for _, l := range en.leaves {
-			if !val(l) {
+			if !val(l, en.samples.leaf(l)) {
 				return false
 			}
 		}
 		return true
 	}
-	try := func(e *Expr, yield func(*Expr) bool) bool {
+	try := func(e *Expr, seen map[uint64]int, yield treeFunc, args ...*fingerprint) bool {
 		if !readsVar(e) || !IsCanonicalRoot(e) {
 			return true
 		}
-		return yield(e)
+		f := en.samples.node(e, args)
+		f.leaves = n
+		if m, ok := seen[f.hash]; ok && m < n {
+			return true
+		}
+		if f.undef != 0 && e.Type == t && en.partial.simplifies(&en.samples, f, n) {
+			return true
+		}
+		return yield(e, f)
 	}
-	var boolRoots []*Expr // for Bool: the roots to negate
+	type root struct {
+		e *Expr
+		f *fingerprint
+	}
+	var boolRoots []root // for Bool: the roots to negate
 	yieldVal := val
 	if t == Bool {
-		yieldVal = func(e *Expr) bool {
-			boolRoots = append(boolRoots, e)
-			return val(e)
+		yieldVal = func(e *Expr, f *fingerprint) bool {
+			boolRoots = append(boolRoots, root{e, f})
+			return val(e, f)
 		}
 	}
 	for _, op := range en.binOps {
 		for a := 1; a < n; a++ {
-			for _, l := range en.vals[a] {
-				for _, r := range en.vals[n-a] {
+			for li, l := range en.vals[a] {
+				for ri, r := range en.vals[n-a] {
 					if op.Commutative() && Compare(l, r) > 0 {
 						continue // the sorted order comes too
 					}
-					if !try(&Expr{Op: op, Type: t, Args: []*Expr{l, r}}, yieldVal) {
+					if !try(&Expr{Op: op, Type: t, Args: []*Expr{l, r}}, en.seenVal, yieldVal, en.valFP[a][li], en.valFP[n-a][ri]) {
 						return false
 					}
 				}
@@ -229,10 +335,11 @@ func (en *enumerator) level(n int, val, cond func(*Expr) bool) bool {
 	// select(c, a, b): c has at least 1 leaf for Bool, 2 otherwise.
 	for i := 1; i < n-1; i++ {
 		for j := 1; i+j < n; j++ {
-			for _, c := range en.conds[i] {
-				for _, a := range en.vals[j] {
-					for _, b := range en.vals[n-i-j] {
-						if !try(&Expr{Op: OpSelect, Type: t, Args: []*Expr{c, a, b}}, yieldVal) {
+			for ci, c := range en.conds[i] {
+				for ai, a := range en.vals[j] {
+					for bi, b := range en.vals[n-i-j] {
+						e := &Expr{Op: OpSelect, Type: t, Args: []*Expr{c, a, b}}
+						if !try(e, en.seenVal, yieldVal, en.condFP[i][ci], en.valFP[j][ai], en.valFP[n-i-j][bi]) {
 							return false
 						}
 					}
@@ -241,8 +348,8 @@ func (en *enumerator) level(n int, val, cond func(*Expr) bool) bool {
 		}
 	}
 	if t == Bool {
-		for _, e := range boolRoots {
-			if e.Op != OpNot && !try(Apply(OpNot, e), val) {
+		for _, r := range boolRoots {
+			if r.e.Op != OpNot && !try(Apply(OpNot, r.e), en.seenVal, val, r.f) {
 				return false
 			}
 		}
@@ -253,9 +360,9 @@ func (en *enumerator) level(n int, val, cond func(*Expr) bool) bool {
 	}
 	for _, op := range []Op{OpLT, OpLE, OpEQ, OpNE} {
 		for a := 1; a < n; a++ {
-			for _, l := range en.vals[a] {
-				for _, r := range en.vals[n-a] {
-					if !try(Apply(op, l, r), cond) {
+			for li, l := range en.vals[a] {
+				for ri, r := range en.vals[n-a] {
+					if !try(Apply(op, l, r), en.seenCd, cond, en.valFP[a][li], en.valFP[n-a][ri]) {
 						return false
 					}
 				}

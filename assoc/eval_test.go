@@ -20,7 +20,7 @@ func TestEval(t *testing.T) {
 		want Value
 		err  error
 	}{
-		{"x + y", Int32, IntValue(math.MaxInt32, Int32), 1, false, 0, ErrOverflow},             // signed overflow assumed away
+		{"x + y", Int32, IntValue(math.MaxInt32, Int32), 1, false, 0, ErrOverflow},                     // signed overflow assumed away
 		{"x + y", Int32, IntValue(math.MaxInt32, Int32), 1, true, IntValue(math.MinInt32, Int32), nil}, // -fwrapv
 		{"x * y", Int64, IntValue(math.MinInt64, Int64), IntValue(-1, Int64), false, 0, ErrOverflow},
 		{"x * y", Int64, 1 << 32, 1 << 31, false, 0, ErrOverflow},
@@ -56,7 +56,7 @@ func TestEval(t *testing.T) {
 		{"x == y", Float64, f64(0), f64(negZero), false, 1, nil},
 		{"-x", Float32, f32(0), 0, false, f32(negZero), nil},
 		{"select(y != 0, x / y, x)", Int32, 7, 0, false, 7, nil}, // the branch not taken has no value
-		{"y != 0 && x / y > 1", Int32, 7, 0, false, 0, nil},        // && short-circuits
+		{"y != 0 && x / y > 1", Int32, 7, 0, false, 0, nil},      // && short-circuits
 		{"y == 0 || x / y > 1", Int32, 7, 0, false, 1, nil},
 		{"x && !y", Bool, 1, 0, false, 1, nil},
 		{"x ^ y", Bool, 1, 1, false, 0, nil},

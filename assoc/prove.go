@@ -45,6 +45,9 @@ func (q *smtQuery) declare(name string, t Type, show bool) {
 	}
 	q.types[name] = t
 	fmt.Fprintf(&q.b, "(declare-const %s %s)\n", name, q.opts.sort(t))
+	if g := q.opts.guard(name, t); g != "true" {
+		fmt.Fprintf(&q.b, "(assert %s)\n", g)
+	}
 	if show {
 		q.show = append(q.show, name)
 	}
@@ -128,6 +131,16 @@ func smtNames(ns []string) []smtTerm {
 	return out
 }
 
+// encodeFor makes the prover's options choose the Int encoding when es
+// allow it (Options.intsFor), until the returned function restores them.
+func (p *Prover) encodeFor(es ...*Expr) func() {
+	old := p.opts
+	if !p.bitvectorsOnly {
+		p.opts = p.opts.intsFor(es...)
+	}
+	return func() { p.opts = old }
+}
+
 // validate checks that f's leaves x_i and y_i name elements of f with
 // their types.
 func validateTuple(f Tuple) error {
@@ -181,6 +194,7 @@ func (p *Prover) valid(q *smtQuery, claim string) (Result, error) {
 // definedness of both sides. A counterexample names x_i, y_i, z_i and the
 // constants.
 func (p *Prover) Associative(f Tuple) (Result, error) {
+	defer p.encodeFor(f.Elems...)()
 	if err := validateTuple(f); err != nil {
 		return Result{}, err
 	}
@@ -231,6 +245,7 @@ func smtVals(ts []smtTerm) []string {
 // Commutative proves ∀x,y,k f(x,y) = f(y,x), under the definedness of
 // both sides.
 func (p *Prover) Commutative(f Tuple) (Result, error) {
+	defer p.encodeFor(f.Elems...)()
 	if err := validateTuple(f); err != nil {
 		return Result{}, err
 	}
@@ -254,6 +269,7 @@ func (p *Prover) Commutative(f Tuple) (Result, error) {
 // their leaves (x_i, y_i, k, named values), where both are defined. The
 // leaves must have one type per name.
 func (p *Prover) Equal(a, b *Expr) (Result, error) {
+	defer p.encodeFor(a, b)()
 	if a.Type != b.Type {
 		return Result{Verdict: Refuted}, nil
 	}
@@ -334,6 +350,7 @@ const maxCEGISRounds = 64
 // identity: unsat proves there is none (Refuted); when f does not use k, a
 // model is an identity outside the candidates.
 func (p *Prover) Identity(f Tuple, side Side) (IdentityResult, error) {
+	defer p.encodeFor(f.Elems...)()
 	if err := validateTuple(f); err != nil {
 		return IdentityResult{}, err
 	}
@@ -355,7 +372,11 @@ func (p *Prover) Identity(f Tuple, side Side) (IdentityResult, error) {
 	}
 	var points []map[string]Value // counterexamples: x_i and constants
 	var blocked [][]int           // combinations whose check was unknown
+	start := time.Now()
 	for range maxCEGISRounds {
+		if p.identityBudget > 0 && time.Since(start) > p.identityBudget {
+			return IdentityResult{Verdict: Unknown, Reason: "the identity search ran out of time"}, nil
+		}
 		pick, ok, err := p.proposeIdentity(f, side, cands, all, points, blocked)
 		if err != nil {
 			return IdentityResult{}, err
@@ -555,7 +576,11 @@ func (p *Prover) identityExists(f Tuple, side Side, syms []smtSymbol) (IdentityR
 	if err != nil {
 		return IdentityResult{}, err
 	}
-	fmt.Fprintf(&q.b, "(assert (forall (%s) %s))", strings.Join(bound, " "), claim)
+	var guards []string
+	for i, el := range f.Elems {
+		guards = append(guards, p.opts.guard(x[i], el.Type))
+	}
+	fmt.Fprintf(&q.b, "(assert (forall (%s) (=> %s %s)))", strings.Join(bound, " "), smtAnd(guards...), claim)
 	a, err := p.check(q.b.String(), q.show)
 	if err != nil {
 		return IdentityResult{}, err
@@ -593,6 +618,9 @@ func (p *Prover) identityExists(f Tuple, side Side, syms []smtSymbol) (IdentityR
 		ks = append(ks, m[s.name].String())
 	}
 	none.Reason += fmt.Sprintf("; an identity exists when %s: %s", strings.Join(ks, " "), strings.Join(desc, " "))
+	if p.noMissing {
+		return none, nil
+	}
 	if k, ok, err := p.identityMissing(f, side, syms); err != nil || ok {
 		return IdentityResult{Verdict: Refuted, Reason: "no value is an identity when " + k}, err
 	}
@@ -622,7 +650,12 @@ func (p *Prover) identityMissing(f Tuple, side Side, syms []smtSymbol) (string, 
 	if err != nil {
 		return "", false, err
 	}
-	fmt.Fprintf(&q.b, "(assert (forall (%s) (exists (%s) (not %s))))", strings.Join(be, " "), strings.Join(bx, " "), claim)
+	var ge, gx []string
+	for i, el := range f.Elems {
+		ge = append(ge, p.opts.guard(e[i], el.Type))
+		gx = append(gx, p.opts.guard(x[i], el.Type))
+	}
+	fmt.Fprintf(&q.b, "(assert (forall (%s) (=> %s (exists (%s) (and %s (not %s))))))", strings.Join(be, " "), smtAnd(ge...), strings.Join(bx, " "), smtAnd(gx...), claim)
 	a, err := p.checkWithin(q.b.String(), q.show, min(p.timeout, missingTimeout))
 	if err != nil || a.status != "sat" {
 		return "", false, err
@@ -690,7 +723,11 @@ func identityCandidates(t Type, opts Options, syms []smtSymbol) []*Expr {
 			add(Apply(OpNeg, k))
 			add(Apply(OpAdd, k, one))
 			add(Apply(OpSub, k, one))
-			add(Apply(OpBitXor, k, all)) // ~k
+			if t.Signed() {
+				add(Apply(OpSub, all, k)) // ~k, as -1 - k: no bitwise operation, so the Int encoding applies
+			} else {
+				add(Apply(OpBitXor, k, all)) // ~k
+			}
 		}
 	case t.Float():
 		bits := func(f float64) Value {

@@ -176,6 +176,17 @@ type Prover struct {
 	s       *z3Process
 	// Queries counts the queries sent to Z3.
 	Queries int
+	// noMissing makes Identity skip identityMissing, which only turns an
+	// Unknown into a Refuted and often runs to its timeout (the
+	// generator, which records no identity either way, sets it).
+	noMissing bool
+	// bitvectorsOnly keeps the bit-vector encoding of the no-overflow
+	// mode (no Options.intsFor), for the benchmarks that compare the two.
+	bitvectorsOnly bool
+	// identityBudget bounds the time of Identity's candidate search
+	// (none when zero): each round may run to the query timeout, and
+	// there may be maxCEGISRounds of them. The generator sets it.
+	identityBudget time.Duration
 }
 
 // NewProver returns a prover with the given semantics. timeout bounds each
@@ -381,6 +392,12 @@ func (o Options) parseValue(x sexp, t Type) (Value, bool, error) {
 			return 0, false, nil
 		}
 		return 0, false, bad
+	case o.intMode(t):
+		r, err := z3ParseReal(x)
+		if err != nil || !r.IsInt() || !r.Num().IsInt64() {
+			return 0, false, bad
+		}
+		return IntValue(r.Num().Int64(), t), false, nil
 	case t.Integer():
 		v, err := z3ParseBits(x.atom)
 		return Value(v), false, err

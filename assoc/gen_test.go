@@ -1,0 +1,253 @@
+package assoc
+
+import (
+	"errors"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func needZ3(tb testing.TB) {
+	tb.Helper()
+	if _, err := Z3Path(); errors.Is(err, ErrNoZ3) {
+		tb.Skip(err)
+	}
+}
+
+func entryLines(es []Entry) string {
+	var b strings.Builder
+	for k := range es {
+		b.WriteString(formatEntryLine(&es[k]) + "\n")
+	}
+	return b.String()
+}
+
+func findEntry(es []Entry, src string, ty Type) *Entry {
+	for k := range es {
+		if es[k].Tuple.String() == src {
+			return &es[k]
+		}
+	}
+	return nil
+}
+
+// A small generation finds the simple operators with their identities and
+// commutativity, leaves out the non-associative ones, and gives the same
+// table with one worker or two.
+func TestGenerateSmall(t *testing.T) {
+	needZ3(t)
+	cfg := GenConfig{Type: Int32, MaxLeaves: 3, TupleSize: 1, Jobs: 2}
+	es, stats, err := Generate(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		src  string
+		comm bool
+		id   string // "" for none
+	}{
+		{"x + y", true, "0"}, {"x * y", true, "1"}, {"min(x, y)", true, "2147483647"}, {"max(x, y)", true, "-2147483648"},
+		{"x & y", true, "-1"}, {"x | y", true, "0"}, {"x ^ y", true, "0"}, {"x ^ y ^ k", true, "k"},
+		{"max(min(x, k), y)", false, ""}, {"max(x, min(y, k))", false, ""},
+	} {
+		e := findEntry(es, c.src, Int32)
+		if e == nil {
+			t.Errorf("%s missing", c.src)
+			continue
+		}
+		id := ""
+		if e.Identity != nil {
+			id = Tuple{Elems: e.Identity}.String()
+		}
+		if e.Commutative != c.comm || id != c.id {
+			t.Errorf("%s: commutative %v identity %q, want %v %q", c.src, e.Commutative, id, c.comm, c.id)
+		}
+	}
+	for _, src := range []string{"x - y", "x + y + y"} {
+		if findEntry(es, src, Int32) != nil {
+			t.Errorf("%s is not associative, but generated", src)
+		}
+	}
+	tot := stats.Total()
+	if tot.Proved != len(es) || tot.Candidates < tot.PassedRandom || tot.PassedRandom < tot.NonDecomposable || tot.NonDecomposable < tot.Proved {
+		t.Errorf("stats do not add up: %+v with %d entries", tot, len(es))
+	}
+	cfg.Jobs = 1
+	es1, _, err := Generate(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := entryLines(es), entryLines(es1); a != b {
+		t.Errorf("two workers and one differ:\n%s\nvs\n%s", a, b)
+	}
+}
+
+// A run resumes from the journal of an interrupted one: the Z3 outcomes
+// recorded are replayed, a torn last line is dropped, and the table is
+// the same. Without Resume an existing journal is an error.
+func TestGenerateResume(t *testing.T) {
+	needZ3(t)
+	dir := t.TempDir()
+	jname := filepath.Join(dir, "j")
+	cfg := GenConfig{Type: Uint8, MaxLeaves: 3, TupleSize: 1, Jobs: 2, Journal: jname}
+	want, stats, err := Generate(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	elementary := stats.Total().NonDecomposable
+	if _, _, err := Generate(cfg); err == nil || !strings.Contains(err.Error(), "exists") {
+		t.Errorf("second run without Resume: %v, want an error about the journal", err)
+	}
+	// Interrupt: keep the header and half of the records, and a torn line.
+	data, err := os.ReadFile(jname)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	keep := 1 + (len(lines)-2)/2
+	torn := strings.Join(lines[:keep], "") + lines[keep][:len(lines[keep])/2]
+	if err := os.WriteFile(jname, []byte(torn), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Resume = true
+	got, stats2, err := Generate(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stats2.Replayed != keep-1 {
+		t.Errorf("replayed %d outcomes, want %d", stats2.Replayed, keep-1)
+	}
+	if a, b := entryLines(want), entryLines(got); a != b {
+		t.Errorf("resumed table differs:\n%s\nvs\n%s", b, a)
+	}
+	// Everything is journaled now: a third run asks Z3 nothing.
+	_, stats3, err := Generate(cfg)
+	if err != nil || stats3.Replayed != elementary {
+		t.Errorf("full replay: %d of %d, %v", stats3.Replayed, elementary, err)
+	}
+	// A journal of other settings is refused.
+	cfg.Samples = 50
+	if _, _, err := Generate(cfg); err == nil || !strings.Contains(err.Error(), "another run") {
+		t.Errorf("journal of other settings: %v", err)
+	}
+}
+
+// The hand primitives are proved with the identity and commutativity Z3
+// finds: complex multiplication commutes, matrix and quaternion products
+// do not; over floats they hold over the reals only.
+func TestGenerateHand(t *testing.T) {
+	needZ3(t)
+	ops, err := HandOps()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ty := range []Type{Int32, Uint16, Float64} {
+		es, err := GenerateHand(ty, ops, 10*time.Second)
+		if err != nil {
+			t.Fatalf("%v: %v", ty, err)
+		}
+		want := map[string]struct {
+			comm bool
+			id   string
+		}{"complex-mul": {true, "{1, 0}"}, "mat2-mul": {false, "{1, 0, 0, 1}"}, "quaternion-mul": {false, "{1, 0, 0, 0}"}}
+		if ty.Float() {
+			want = map[string]struct {
+				comm bool
+				id   string
+			}{"complex-mul": {true, "{1.0, 0.0}"}, "mat2-mul": {false, "{1.0, 0.0, 0.0, 1.0}"}, "quaternion-mul": {false, "{1.0, 0.0, 0.0, 0.0}"}}
+		}
+		if len(es) != len(want) {
+			t.Errorf("%v: %d entries", ty, len(es))
+		}
+		for _, e := range es {
+			w := want[e.Name]
+			id := "none"
+			if e.Identity != nil {
+				id = strings.ReplaceAll(Tuple{Elems: e.Identity}.String(), "-0.0", "0.0") // one real zero
+			}
+			if e.Commutative != w.comm || id != w.id || e.RealOnly != ty.Float() {
+				t.Errorf("%v %s: commutative %v identity %s RealOnly %v, want %v %s", ty, e.Name, e.Commutative, id, e.RealOnly, w.comm, w.id)
+			}
+		}
+	}
+	if _, err := GenerateHand(Int32, []HandOp{{Name: "sub", Src: "{x0 - y0, x1 - y1}", Line: 1}}, time.Second); err == nil {
+		t.Errorf("x - y accepted as a primitive")
+	}
+}
+
+// The random tests over the reals accept what is associative over the
+// reals but not in IEEE arithmetic, and reject the rest.
+func TestRealRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	for _, c := range []struct {
+		src  string
+		want bool
+	}{
+		{"x + y", true}, {"x * y", true}, {"x + y + k", true}, {"{x0 * y0 - x1 * y1, x0 * y1 + x1 * y0}", true},
+		{"x - y", false}, {"x / y", false}, {"x * y + k", false}, {"max(x, y) + k", false},
+	} {
+		tp := mustTuple(t, c.src, Float64)
+		if got := realRandomAssociative(tp, rng, 100); got != c.want {
+			t.Errorf("%s: %v, want %v", c.src, got, c.want)
+		}
+	}
+	if RandomAssociative(mustTuple(t, "x + y", Float32), rng, 100) {
+		t.Errorf("IEEE float32 x + y passed the IEEE random tests")
+	}
+}
+
+func TestGenerateErrors(t *testing.T) {
+	for _, cfg := range []GenConfig{
+		{Type: Int32, MaxLeaves: 3, TupleSize: 3},
+		{Type: Int32, MaxLeaves: 1, TupleSize: 1},
+		{Type: numTypes, MaxLeaves: 3, TupleSize: 1},
+	} {
+		if _, _, err := Generate(cfg); err == nil {
+			t.Errorf("%+v accepted", cfg)
+		}
+	}
+}
+
+// BenchmarkGenerateInt32Leaves3 times the whole pipeline on the int32
+// 1-tuples of up to 3 leaves (406 candidates, 37 operators).
+func BenchmarkGenerateInt32Leaves3(b *testing.B) {
+	needZ3(b)
+	for b.Loop() {
+		es, _, err := Generate(GenConfig{Type: Int32, MaxLeaves: 3, TupleSize: 1, Jobs: 1})
+		if err != nil {
+			b.Fatal(err)
+		}
+		sinkCount = len(es)
+	}
+	b.ReportMetric(float64(sinkCount), "entries")
+}
+
+// BenchmarkProveNoOverflow compares the encodings of int32's no-overflow
+// semantics on the associativity of the paper's max(min(k − x, y), x):
+// bit-vectors with overflow conditions against bounded mathematical
+// integers (Options.intsFor).
+func BenchmarkProveNoOverflow(b *testing.B) {
+	needZ3(b)
+	f, err := ParseTuple("max(min(k - x, y), x)", Int32)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, enc := range []struct {
+		name   string
+		bvOnly bool
+	}{{"bv", true}, {"int", false}} {
+		b.Run(enc.name, func(b *testing.B) {
+			p := newTestProver(b, Options{})
+			p.bitvectorsOnly = enc.bvOnly
+			for b.Loop() {
+				r, err := p.Associative(f)
+				if err != nil || r.Verdict != Proved {
+					b.Fatal(r, err)
+				}
+			}
+		})
+	}
+}

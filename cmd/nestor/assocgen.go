@@ -1,0 +1,273 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"nestor/assoc"
+)
+
+func init() { commands = append(commands, assocGenCommand) }
+
+var assocGenCommand = &command{
+	name: "assoc gen", args: "--type T --leaves L [--leaves2 L] [--tuple 1|2|1,2] [--ops OPS] [--ops2 OPS] [-o FILE] [--jobs N] [--resume] [--timeout D]",
+	summary: `generate the table of elementary associative operators of a type
+
+Enumerates the canonical 1- and 2-tuple expression trees in x, y and a
+generic constant k with at most L leaves (the paper's "Generating
+Elementary Operators"), and keeps those that pass, in order: random tests
+of f(f(x,y),z) = f(x,f(y,z)) with edge values, a dependence on x and y,
+not being decomposable, and a Z3 proof of associativity; each kept
+operator gets its identity (synthesized by Z3, "none" when there is none)
+and its commutativity (decided by Z3). The primitives of
+assoc/tables/hand.txt (complex, 2x2 matrix and quaternion products) are
+proved and added unless --hand=false.
+
+The table is written to FILE (standard output without -o), in the format
+that assoc.LoadTable reads, with the command that regenerates it at the
+top. Progress goes to standard error; the statistics per number of
+leaves (candidates, passed random, non-decomposable, proved, time) are
+printed at the end. Z3 outcomes are journaled in FILE.journal as they
+come: after an interruption, run the same command with --resume to
+continue. Needs z3 (Debian's package z3).`,
+	setup: func(fs *flag.FlagSet) runFunc {
+		typ := fs.String("type", "", "element `type`: bool, int8 … int64, uint8 … uint64, float32, float64")
+		leaves := fs.Int("leaves", 0, "at most `L` leaves per operator (whole tuple)")
+		leaves2 := fs.Int("leaves2", 0, "at most `L` leaves for 2-tuples (default: --leaves)")
+		tuple := fs.String("tuple", "1,2", "tuple `sizes` to enumerate: 1, 2 or 1,2")
+		outFile := fs.String("o", "", "write the table to `FILE`")
+		jobs := fs.Int("jobs", 0, "`N` workers, each with its z3 processes (default: the number of CPUs)")
+		resume := fs.Bool("resume", false, "continue an interrupted run from its journal")
+		journal := fs.String("journal", "", "journal `FILE` (default: the output file with .journal appended)")
+		timeout := fs.Duration("timeout", assoc.DefaultGenTimeout, "bound on each Z3 query")
+		hand := fs.Bool("hand", true, "add the hand-written primitives of assoc/tables/hand.txt")
+		opsFlag := fs.String("ops", "", "operations of the enumeration, e.g. \"+ - * min max\", or \"all\" (default: assoc.DefaultOps)")
+		ops2Flag := fs.String("ops2", "", "operations for 2-tuples (default: --ops)")
+		samples := fs.Int("samples", assoc.DefaultSamples, "random draws per candidate")
+		seed := fs.Uint64("seed", 1, "seed of the random draws")
+		quiet := fs.Bool("quiet", false, "no progress lines")
+		return func(out io.Writer, args []string) error {
+			if len(args) > 0 {
+				return usageError{fmt.Sprintf("unexpected argument %q", args[0])}
+			}
+			if *typ == "" {
+				return usageError{"--type is required"}
+			}
+			t, err := assoc.ParseType(*typ)
+			if err != nil {
+				return usageError{strings.TrimPrefix(err.Error(), "assoc: ")}
+			}
+			if *leaves < 2 {
+				return usageError{fmt.Sprintf("--leaves %d: an operator reads x and y, so it needs at least 2 leaves", *leaves)}
+			}
+			if *leaves2 == 0 {
+				*leaves2 = *leaves
+			}
+			sizes, err := parseTupleSizes(*tuple)
+			if err != nil {
+				return usageError{err.Error()}
+			}
+			ops, err := parseOpsFlag(*opsFlag, t)
+			if err != nil {
+				return err
+			}
+			ops2 := ops
+			if *ops2Flag != "" {
+				if ops2, err = parseOpsFlag(*ops2Flag, t); err != nil {
+					return err
+				}
+			}
+			if *samples < 1 || *jobs < 0 || *timeout <= 0 {
+				return usageError{"--samples and --timeout must be positive, --jobs not negative"}
+			}
+			if *resume && *journal == "" && *outFile == "" {
+				return usageError{"--resume needs -o FILE or --journal FILE"}
+			}
+			var progress io.Writer = os.Stderr
+			if *quiet {
+				progress = nil
+			}
+			statsOut := io.Writer(os.Stderr)
+			if *outFile != "" {
+				statsOut = out
+			}
+			tb := &assoc.Table{Type: t, Version: assoc.TableVersion}
+			ver, err := assoc.Z3Version()
+			if err != nil {
+				return err
+			}
+			tb.Prover = "z3 " + ver
+			var summary []string
+			var journals []string
+			for _, size := range sizes {
+				max, ops := *leaves, ops
+				if size == 2 {
+					max, ops = *leaves2, ops2
+				}
+				jname := *journal
+				if jname == "" && *outFile != "" {
+					jname = *outFile + ".journal"
+				}
+				if jname != "" && len(sizes) > 1 {
+					jname += strconv.Itoa(size)
+				}
+				cfg := assoc.GenConfig{
+					Type: t, MaxLeaves: max, TupleSize: size, Ops: ops, Samples: *samples, Seed: *seed,
+					Jobs: *jobs, Timeout: *timeout, Journal: jname, Resume: *resume, Progress: progress,
+				}
+				entries, stats, err := assoc.Generate(cfg)
+				if stats != nil {
+					stats.Print(statsOut)
+				}
+				if err != nil {
+					if jname != "" {
+						return fmt.Errorf("%v (rerun with --resume to continue from %s)", err, jname)
+					}
+					return err
+				}
+				tb.Entries = append(tb.Entries, entries...)
+				tb.Generators = append(tb.Generators, fmt.Sprintf("tuple=%d leaves=%d ops=%q samples=%d seed=%d timeout=%v", size, max, ops.String(), *samples, *seed, *timeout))
+				summary = append(summary, describeStats(stats))
+				if jname != "" {
+					journals = append(journals, jname)
+				}
+			}
+			if *hand && t != assoc.Bool {
+				hops, err := assoc.HandOps()
+				if err != nil {
+					return err
+				}
+				start := time.Now()
+				entries, err := assoc.GenerateHand(t, hops, *timeout)
+				if err != nil {
+					return err
+				}
+				var names []string
+				for _, h := range hops {
+					names = append(names, h.Name)
+				}
+				tb.Entries = append(tb.Entries, entries...)
+				tb.Generators = append(tb.Generators, "hand="+strings.Join(names, ","))
+				fmt.Fprintf(statsOut, "%v hand primitives: %d proved in %v\n", t, len(entries), time.Since(start).Round(time.Millisecond))
+			}
+			assoc.SortEntries(tb.Entries)
+			cmdline := regenCommand(t, *leaves, *leaves2, sizes, *opsFlag, *ops2Flag, *samples, *seed, *timeout, *hand, *outFile)
+			comments := []string{
+				fmt.Sprintf("Elementary associative operators of %v for nestor's assoc package (issue 5),", t),
+				"generated and proved by Z3; do not edit. Regenerate with:",
+				"",
+				"    " + cmdline,
+				"",
+			}
+			comments = append(comments, summary...)
+			comments = append(comments, "", "Format: see assoc/table.go. Fields: flags (c commutative, w associative",
+				"with wrap-around too, r reals only) and leaves ; identity ; operator ; proof [; name].")
+			var buf bytes.Buffer
+			if err := tb.Write(&buf, comments...); err != nil {
+				return err
+			}
+			if *outFile == "" {
+				_, err := out.Write(buf.Bytes())
+				return err
+			}
+			if err := os.WriteFile(*outFile, buf.Bytes(), 0o644); err != nil {
+				return err
+			}
+			for _, j := range journals {
+				if err := os.Remove(j); err != nil && !errors.Is(err, os.ErrNotExist) {
+					return err
+				}
+			}
+			fmt.Fprintf(out, "wrote %s: %d entries\n", *outFile, len(tb.Entries))
+			return nil
+		}
+	},
+}
+
+// parseOpsFlag reads --ops: "" for the default set, "all", or a list.
+func parseOpsFlag(s string, t assoc.Type) (assoc.Ops, error) {
+	switch s {
+	case "":
+		return assoc.DefaultOps(t), nil
+	case "all":
+		return assoc.AllOps(t), nil
+	}
+	ops, err := assoc.ParseOps(s, t)
+	if err != nil {
+		return nil, usageError{strings.TrimPrefix(err.Error(), "assoc: ")}
+	}
+	return ops, nil
+}
+
+// parseTupleSizes reads --tuple: 1, 2 or 1,2.
+func parseTupleSizes(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 || n > 2 {
+			return nil, fmt.Errorf("--tuple %q: want 1, 2 or 1,2", s)
+		}
+		if len(out) > 0 && out[len(out)-1] >= n {
+			return nil, fmt.Errorf("--tuple %q: want 1, 2 or 1,2", s)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+// describeStats writes a run's counts for the table's header comment:
+// counts only, no times, so that regenerating gives the same file.
+func describeStats(s *assoc.GenStats) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d-tuples:", s.TupleSize)
+	for _, l := range s.Levels {
+		if l.Candidates == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, " %d leaves %d candidates %d random %d elementary %d proved;", l.Leaves, l.Candidates, l.PassedRandom, l.NonDecomposable, l.Proved)
+	}
+	return strings.TrimSuffix(b.String(), ";")
+}
+
+// regenCommand writes the command line that regenerates a table.
+func regenCommand(t assoc.Type, leaves, leaves2 int, sizes []int, ops, ops2 string, samples int, seed uint64, timeout time.Duration, hand bool, out string) string {
+	var parts []string
+	parts = append(parts, "nestor assoc gen", "--type "+t.String(), fmt.Sprintf("--leaves %d", leaves))
+	var ss []string
+	for _, s := range sizes {
+		ss = append(ss, strconv.Itoa(s))
+	}
+	parts = append(parts, "--tuple "+strings.Join(ss, ","))
+	if leaves2 != leaves && len(sizes) > 0 && sizes[len(sizes)-1] == 2 {
+		parts = append(parts, fmt.Sprintf("--leaves2 %d", leaves2))
+	}
+	if ops != "" {
+		parts = append(parts, fmt.Sprintf("--ops %q", ops))
+	}
+	if ops2 != "" {
+		parts = append(parts, fmt.Sprintf("--ops2 %q", ops2))
+	}
+	if samples != assoc.DefaultSamples {
+		parts = append(parts, fmt.Sprintf("--samples %d", samples))
+	}
+	if seed != 1 {
+		parts = append(parts, fmt.Sprintf("--seed %d", seed))
+	}
+	if timeout != assoc.DefaultGenTimeout {
+		parts = append(parts, "--timeout "+timeout.String())
+	}
+	if !hand {
+		parts = append(parts, "--hand=false")
+	}
+	if out != "" {
+		parts = append(parts, "-o "+out)
+	}
+	return strings.Join(parts, " ")
+}
