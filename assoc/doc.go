@@ -20,9 +20,13 @@
 //   - A [Value] is the bit pattern of its type, only its low Bits()
 //     significant.
 //
-// # Status
+// # Files
 //
-// This file set is being built (issue 5): the expression types are here;
-// evaluation, canonicalization, the notation, the Z3 prover, the table
-// generator, matching and rfactor follow.
+// expr.go, eval.go, canon.go, text.go: the expressions, their C
+// semantics, the canonical form and the notation. smt.go, z3.go,
+// prove.go: the Z3 prover. enum.go, gen.go, table.go: enumeration, table
+// generation and the table files (tables/, embedded). match.go,
+// recognize.go: matching an update against the tables. factor.go:
+// running a reduction in chunks with a recognized operator (tests and
+// tools).
 package assoc

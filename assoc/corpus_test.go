@@ -1,0 +1,605 @@
+package assoc
+
+import (
+	"bufio"
+	"errors"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The reduction corpus (testdata/reductions.txt) and its checker.
+//
+// Each line states a reduction and its truth: the operator and the values
+// y it folds in, whether the operator is associative, commutative, and
+// has an identity. The truth is established by TestCorpus itself, without
+// the matcher or the tables: exhaustively for operators of one int8, uint8
+// or bool element that read no named value (every x, y, z of the 256 or 2
+// values), with Z3 (Prover) otherwise, in the semantics of the line's
+// options (signed int32/int64 assumed not to overflow unless wrap; floats
+// as IEEE 754 unless real, then as real numbers). A line whose truth does
+// not hold fails the test before Recognize runs on it.
+//
+// Then every answer of Recognize is checked the same way, whatever table
+// it came from: a recognized update must be reproduced by the returned
+// operator and values, the operator must be associative, its commutativity
+// flag must be the truth, and its identity (if any) must be one; the
+// outcome (recognized or not, commutative or not, identity or none) must
+// be the line's.
+
+// corpusCase is one line of the corpus.
+type corpusCase struct {
+	line        int
+	name        string
+	types       []Type
+	opts        MatchOptions
+	invariants  []string
+	src         string
+	update      Tuple // as parsed, not canonical
+	op, y       Tuple // the truth
+	reject      string
+	commutative bool
+	identity    []*Expr // nil: none
+}
+
+func loadCorpus(tb testing.TB) []*corpusCase {
+	tb.Helper()
+	f, err := os.Open("testdata/reductions.txt")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	var out []*corpusCase
+	sc := bufio.NewScanner(f)
+	for line := 1; sc.Scan(); line++ {
+		text := strings.TrimSpace(sc.Text())
+		if text == "" || strings.HasPrefix(text, "#") {
+			continue
+		}
+		c, err := parseCorpusLine(text)
+		if err != nil {
+			tb.Fatalf("testdata/reductions.txt:%d: %v", line, err)
+		}
+		c.line = line
+		out = append(out, c)
+	}
+	return out
+}
+
+func parseCorpusLine(text string) (*corpusCase, error) {
+	f := strings.Split(text, " ; ")
+	if len(f) != 5 {
+		return nil, fmt.Errorf("want 5 fields separated by \" ; \", have %d", len(f))
+	}
+	c := &corpusCase{name: f[0], src: f[3]}
+	var elemTypes []Type
+	for _, s := range strings.Split(f[1], ",") {
+		t, err := ParseType(strings.TrimSpace(s))
+		if err != nil {
+			return nil, err
+		}
+		elemTypes = append(elemTypes, t)
+	}
+	for _, o := range strings.Fields(f[2]) {
+		switch {
+		case o == "-":
+		case o == "real":
+			c.opts.Real = true
+		case o == "wrap":
+			c.opts.Wrap = true
+		case strings.HasPrefix(o, "inv="):
+			c.invariants = strings.Split(o[4:], ",")
+		default:
+			return nil, fmt.Errorf("unknown option %q", o)
+		}
+	}
+	c.opts.Invariant = func(name string) bool { return slices.Contains(c.invariants, name) }
+	var err error
+	if c.update, err = ParseUpdateTypes(c.src, elemTypes); err != nil {
+		return nil, err
+	}
+	n := len(c.update.Elems)
+	for i := range n {
+		c.types = append(c.types, elemTypes[min(i, len(elemTypes)-1)])
+	}
+	truth := f[4]
+	if strings.HasPrefix(truth, "reject ") {
+		q := strings.Index(truth[8:], "\"")
+		if truth[7] != '"' || q < 0 {
+			return nil, fmt.Errorf("want reject \"REASON\" op …")
+		}
+		c.reject = truth[8 : 8+q]
+		truth = strings.TrimSpace(truth[8+q+1:]) + " noncomm noid"
+	}
+	if !strings.HasPrefix(truth, "op ") {
+		return nil, fmt.Errorf("truth must start with op or reject")
+	}
+	truth = truth[3:]
+	var rest string
+	switch {
+	case strings.Contains(truth, " noncomm "):
+		i := strings.LastIndex(truth, " noncomm ")
+		truth, rest = truth[:i], truth[i+len(" noncomm "):]
+	case strings.Contains(truth, " comm "):
+		i := strings.LastIndex(truth, " comm ")
+		truth, rest = truth[:i], truth[i+len(" comm "):]
+		c.commutative = true
+	default:
+		return nil, fmt.Errorf("want comm or noncomm")
+	}
+	i := strings.LastIndex(truth, " y ")
+	if i < 0 {
+		return nil, fmt.Errorf("want op OPERATOR y VALUES")
+	}
+	if c.op, err = ParseTupleTypes(truth[:i], c.types); err != nil {
+		return nil, fmt.Errorf("op: %v", err)
+	}
+	if c.y, err = ParseTupleTypes(truth[i+3:], c.types); err != nil {
+		return nil, fmt.Errorf("y: %v", err)
+	}
+	switch {
+	case rest == "noid":
+	case strings.HasPrefix(rest, "id "):
+		id, err := ParseTupleTypes(rest[3:], c.types)
+		if err != nil {
+			return nil, fmt.Errorf("id: %v", err)
+		}
+		c.identity = id.Elems
+	default:
+		return nil, fmt.Errorf("want id IDENTITY or noid, have %q", rest)
+	}
+	return c, nil
+}
+
+// oracle decides claims about operators, exhaustively where it can, with
+// Z3 otherwise, caching answers.
+type oracle struct {
+	root    testing.TB // owns the provers
+	tb      testing.TB // reports failures
+	provers map[Options]*Prover
+	cache   map[string]bool
+}
+
+func newOracle(tb testing.TB) *oracle {
+	return &oracle{root: tb, tb: tb, provers: map[Options]*Prover{}, cache: map[string]bool{}}
+}
+
+func (o *oracle) prover(opts MatchOptions) *Prover {
+	po := Options{Wrap: opts.Wrap, Real: opts.Real}
+	if p := o.provers[po]; p != nil {
+		return p
+	}
+	p := newTestProver(o.root, po)
+	o.provers[po] = p
+	return p
+}
+
+// decide returns the verdict of a Z3 claim, failing the test when Z3
+// cannot decide it.
+func (o *oracle) decide(what string, r Result, err error) bool {
+	o.tb.Helper()
+	if err != nil {
+		o.tb.Fatalf("%s: %v", what, err)
+	}
+	if r.Verdict == Unknown {
+		o.tb.Fatalf("%s: z3 could not decide: %s", what, r.Reason)
+	}
+	return r.Verdict == Proved
+}
+
+func (o *oracle) memo(key string, fn func() bool) bool {
+	if v, ok := o.cache[key]; ok {
+		return v
+	}
+	v := fn()
+	o.cache[key] = v
+	return v
+}
+
+func optKey(opts MatchOptions) string { return fmt.Sprintf("wrap=%v real=%v ", opts.Wrap, opts.Real) }
+
+// canonKey names f by its canonical form, so that the truth and the
+// matcher's answer share their proofs.
+func canonKey(f Tuple) string {
+	var ts []string
+	for _, e := range f.Elems {
+		ts = append(ts, e.Type.String())
+	}
+	return strings.Join(ts, ",") + " " + CanonTuple(f).String()
+}
+
+// exhaustible reports whether f is a 1-tuple over 256 or 2 values that
+// reads no named value: its claims are checked on every value.
+func exhaustible(f Tuple) bool {
+	if len(f.Elems) != 1 {
+		return false
+	}
+	t := f.Elems[0].Type
+	return (t == Int8 || t == Uint8 || t == Bool) && !f.Elems[0].Uses(OpVar) && !f.Elems[0].Uses(OpK)
+}
+
+// undef marks an undefined entry of an operator's table.
+const undef = 0xffff
+
+// opTable returns f(a, b) for every a, b of f's type.
+func opTable(f Tuple) (tab [][]uint16, size int) {
+	t := f.Elems[0].Type
+	size = 256
+	if t == Bool {
+		size = 2
+	}
+	tab = make([][]uint16, size)
+	for a := range size {
+		tab[a] = make([]uint16, size)
+		for b := range size {
+			v, err := Eval(f.Elems[0], Env{X: []Value{Value(a)}, Y: []Value{Value(b)}, Wrap: true})
+			if err != nil {
+				tab[a][b] = undef
+			} else {
+				tab[a][b] = uint16(v)
+			}
+		}
+	}
+	return tab, size
+}
+
+func (o *oracle) associative(f Tuple, opts MatchOptions) bool {
+	return o.memo(optKey(opts)+"assoc "+canonKey(f), func() bool {
+		if exhaustible(f) {
+			tab, size := opTable(f)
+			for a := range size {
+				for b := range size {
+					ab := tab[a][b]
+					for c := range size {
+						bc := tab[b][c]
+						if ab == undef || bc == undef {
+							continue
+						}
+						if l, r := tab[ab][c], tab[a][bc]; l != undef && r != undef && l != r {
+							return false
+						}
+					}
+				}
+			}
+			return true
+		}
+		if counterexample(f, opts, false) {
+			return false
+		}
+		r, err := o.prover(opts).Associative(f)
+		return o.decide("associative "+f.String(), r, err)
+	})
+}
+
+func (o *oracle) commutative(f Tuple, opts MatchOptions) bool {
+	return o.memo(optKey(opts)+"comm "+canonKey(f), func() bool {
+		if exhaustible(f) {
+			tab, size := opTable(f)
+			for a := range size {
+				for b := range size {
+					if tab[a][b] != tab[b][a] {
+						return false
+					}
+				}
+			}
+			return true
+		}
+		if counterexample(f, opts, true) {
+			return false
+		}
+		r, err := o.prover(opts).Commutative(f)
+		return o.decide("commutative "+f.String(), r, err)
+	})
+}
+
+// isIdentity reports whether e is a two-sided identity of f.
+func (o *oracle) isIdentity(f Tuple, e []*Expr, opts MatchOptions) bool {
+	return o.memo(optKey(opts)+"id "+canonKey(f)+" "+Tuple{Elems: e}.String(), func() bool {
+		if exhaustible(f) && !e[0].Uses(OpVar) {
+			tab, size := opTable(f)
+			v, err := Eval(e[0], Env{})
+			if err != nil {
+				return false
+			}
+			for a := range size {
+				if tab[v][a] != uint16(a) || tab[a][v] != uint16(a) {
+					return false
+				}
+			}
+			return true
+		}
+		r, _, err := o.prover(opts).checkIdentity(f, e, BothSides, e)
+		return o.decide("identity of "+f.String(), r, err)
+	})
+}
+
+// hasNoIdentity reports whether f provably has no two-sided identity.
+func (o *oracle) hasNoIdentity(f Tuple, opts MatchOptions) bool {
+	return o.memo(optKey(opts)+"noid "+canonKey(f), func() bool {
+		if exhaustible(f) {
+			tab, size := opTable(f)
+			for v := range size {
+				ok := true
+				for a := range size {
+					ok = ok && tab[v][a] == uint16(a) && tab[a][v] == uint16(a)
+				}
+				if ok {
+					return false
+				}
+			}
+			return true
+		}
+		// The quantified query alone (∃k ∃e ∀x, e an identity): unsat
+		// proves there is none; the candidate search before it in
+		// Identity only finds identities.
+		syms, err := smtConsts(f.Elems...)
+		if err != nil {
+			o.tb.Fatalf("identity of %v: %v", f, err)
+		}
+		r, err := o.prover(opts).identityExists(f, BothSides, syms)
+		if err != nil {
+			o.tb.Fatalf("identity of %v: %v", f, err)
+		}
+		return r.Verdict == Refuted
+	})
+}
+
+// reproduces reports whether f(x, y) is the update, element by element.
+func (o *oracle) reproduces(update, f, y Tuple, opts MatchOptions) bool {
+	for i, e := range update.Elems {
+		g := substY(f.Elems[i], y.Elems)
+		ok := o.memo(optKey(opts)+"eq "+e.Type.String()+" "+e.String()+" = "+g.String(), func() bool {
+			r, err := o.prover(opts).Equal(e, g)
+			return o.decide(fmt.Sprintf("element %d: %v = %v", i, e, g), r, err)
+		})
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// counterexample reports whether random values (edge values favoured,
+// the named values drawn too) refute the associativity of f, or its
+// commutativity: a refutation by evaluation is a proof, and Z3 finds
+// those slowly for products of bit-vectors. In the real mode floats are
+// drawn among small integers, whose sums and products are exact.
+func counterexample(f Tuple, opts MatchOptions, commutativity bool) bool {
+	rng := rand.New(rand.NewPCG(3, 4))
+	n := len(f.Elems)
+	vars := map[string]Value{}
+	varTypes := map[string]Type{}
+	for _, e := range f.Elems {
+		e.Walk(func(x *Expr) bool {
+			if x.Op == OpVar {
+				varTypes[x.Name] = x.Type
+			}
+			return true
+		})
+	}
+	draw := func(t Type) Value {
+		if opts.Real && t.Float() {
+			return FloatValue(float64(rng.IntN(9)-4), t)
+		}
+		return sample(t, rng)
+	}
+	env := Env{Vars: vars, Wrap: opts.Wrap}
+	apply := func(x, y []Value) ([]Value, bool) {
+		env.X, env.Y = x, y
+		v, err := EvalTuple(f, env)
+		return v, err == nil
+	}
+	a, b, c := make([]Value, n), make([]Value, n), make([]Value, n)
+	for range 2000 {
+		for i, e := range f.Elems {
+			a[i], b[i], c[i] = draw(e.Type), draw(e.Type), draw(e.Type)
+		}
+		for name, t := range varTypes {
+			vars[name] = draw(t)
+		}
+		var l, r []Value
+		var ok1, ok2 bool
+		if commutativity {
+			l, ok1 = apply(a, b)
+			r, ok2 = apply(b, a)
+		} else {
+			ab, okab := apply(a, b)
+			bc, okbc := apply(b, c)
+			if !okab || !okbc {
+				continue
+			}
+			l, ok1 = apply(ab, c)
+			r, ok2 = apply(a, bc)
+		}
+		if !ok1 || !ok2 {
+			continue
+		}
+		for i, e := range f.Elems {
+			if !sameValue(l[i], r[i], e.Type, opts.Real) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// substY replaces y_j by y[j] in e.
+func substY(e *Expr, y []*Expr) *Expr {
+	if e.Op == OpY {
+		return y[e.Index]
+	}
+	if len(e.Args) == 0 {
+		return e
+	}
+	c := *e
+	c.Args = make([]*Expr, len(e.Args))
+	for i, a := range e.Args {
+		c.Args[i] = substY(a, y)
+	}
+	return &c
+}
+
+// tableHolds reports whether the table of c's first element type (the
+// value's, where later elements are indices) holds c's true operator, or
+// each element of it on its own (as canonical trees, elements in the same
+// order).
+func tableHolds(tables func(Type) (*Table, error), c *corpusCase) bool {
+	want := CanonTuple(c.op).String()
+	var single []string
+	for _, e := range c.op.Elems {
+		single = append(single, Canon(e).String())
+	}
+	found := make([]bool, len(single))
+	for _, t := range c.types[:1] {
+		tb, err := tables(t)
+		if err != nil {
+			continue
+		}
+		for _, en := range tb.Entries {
+			s := CanonTuple(en.Tuple).String()
+			if s == want {
+				return true
+			}
+			for i, e := range single {
+				found[i] = found[i] || len(en.Elems) == 1 && s == e
+			}
+		}
+	}
+	return !slices.Contains(found, false)
+}
+
+// tableGap returns a table entry of m that records no identity, or "".
+func tableGap(m *Match) string {
+	for _, p := range m.Parts {
+		if p.Entry != nil && p.Entry.Identity == nil {
+			return fmt.Sprintf("%v %v", p.Type, p.Entry.Tuple)
+		}
+	}
+	return ""
+}
+
+// corpusTables are the tables the corpus is matched against: the
+// embedded ones; the hand-written test tables with -handtables, or for a
+// type whose table is not shipped.
+func corpusTables() func(Type) (*Table, error) {
+	if *useHandTables {
+		return handTable
+	}
+	return func(t Type) (*Table, error) {
+		if tb, err := Embedded(t); err == nil {
+			return tb, nil
+		}
+		return handTable(t)
+	}
+}
+
+// tableSources says which types the corpus matches against the shipped
+// tables and which against the hand-written ones.
+func tableSources() string {
+	var shipped, hand []string
+	for _, t := range Types() {
+		if _, err := Embedded(t); err == nil && !*useHandTables {
+			shipped = append(shipped, t.String())
+		} else {
+			hand = append(hand, t.String())
+		}
+	}
+	return fmt.Sprintf("shipped tables: %s; hand-written test tables: %s", strings.Join(shipped, " "), strings.Join(hand, " "))
+}
+
+var useHandTables = flag.Bool("handtables", false, "match the corpus against the hand-written test tables of match_test.go")
+
+// TestCorpus establishes the truth of every corpus line, then checks
+// Recognize against it: no false claim of associativity, no wrong
+// commutativity flag, identities that are identities.
+func TestCorpus(t *testing.T) {
+	cases := loadCorpus(t)
+	if len(cases) < 100 {
+		t.Errorf("corpus of %d reductions, want at least 100", len(cases))
+	}
+	o := newOracle(t)
+	tables := corpusTables()
+	var recognized, rejected, gaps int
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			o.tb = t
+			where := fmt.Sprintf("reductions.txt:%d: %s", c.line, c.src)
+			// The truth.
+			if !o.reproduces(c.update, c.op, c.y, c.opts) {
+				t.Fatalf("%s: truth: the update is not %v with y = %v", where, c.op, c.y)
+			}
+			assoc := o.associative(c.op, c.opts)
+			if assoc != (c.reject == "") {
+				t.Fatalf("%s: truth: %v associative: %v", where, c.op, assoc)
+			}
+			if assoc {
+				if o.commutative(c.op, c.opts) != c.commutative {
+					t.Fatalf("%s: truth: %v commutative: %v", where, c.op, !c.commutative)
+				}
+				if c.identity != nil && !o.isIdentity(c.op, c.identity, c.opts) {
+					t.Fatalf("%s: truth: %v is no identity of %v", where, Tuple{Elems: c.identity}, c.op)
+				}
+				if c.identity == nil && !o.hasNoIdentity(c.op, c.opts) {
+					t.Fatalf("%s: truth: %v may have an identity", where, c.op)
+				}
+			}
+			// Recognize.
+			opts := c.opts
+			opts.Tables = tables
+			m, err := Recognize(c.update, opts)
+			if c.reject != "" {
+				if err == nil {
+					t.Fatalf("%s: recognized as %v with y = %v, want rejected", where, m.Tuple, Tuple{Elems: m.Y})
+				}
+				if _, ok := err.(*MatchError); !ok || !strings.Contains(err.Error(), c.reject) {
+					t.Fatalf("%s: error %q, want a MatchError with %q", where, err, c.reject)
+				}
+				rejected++
+				return
+			}
+			if err != nil {
+				var me *MatchError
+				if errors.As(err, &me) && !me.NotAssociative && !tableHolds(tables, c) {
+					// The truth's operator is in no table (a float argmin
+					// where the float tables stop at 5 leaves): not the
+					// matcher's failure, and no false claim either.
+					t.Logf("%s: %v (the tables hold no %v)", where, err, c.op)
+					gaps++
+					return
+				}
+				t.Fatalf("%s: %v", where, err)
+			}
+			recognized++
+			y := Tuple{Elems: m.Y}
+			if !o.reproduces(c.update, m.Tuple, y, c.opts) {
+				t.Fatalf("%s: FALSE CLAIM: the update is not %v with y = %v", where, m.Tuple, y)
+			}
+			if !o.associative(m.Tuple, c.opts) {
+				t.Fatalf("%s: FALSE CLAIM: %v is not associative", where, m.Tuple)
+			}
+			if truth := o.commutative(m.Tuple, c.opts); m.Commutative != truth {
+				t.Fatalf("%s: WRONG FLAG: %v commutative %v, truth %v", where, m.Tuple, m.Commutative, truth)
+			}
+			if m.Identity != nil && !o.isIdentity(m.Tuple, m.Identity, c.opts) {
+				t.Fatalf("%s: FALSE IDENTITY: %v of %v", where, Tuple{Elems: m.Identity}, m.Tuple)
+			}
+			if m.Commutative != c.commutative {
+				t.Errorf("%s: commutative %v, want %v", where, m.Commutative, c.commutative)
+			}
+			if (m.Identity != nil) != (c.identity != nil) {
+				if gap := tableGap(m); m.Identity == nil && gap != "" {
+					// Conservative, and the table's doing: Z3 found no
+					// identity for the entry when the table was made.
+					t.Logf("%s: no identity: the table entry %s records none", where, gap)
+				} else {
+					t.Errorf("%s: identity %v, want %v", where, m.Identity, c.identity)
+				}
+			}
+		})
+	}
+	t.Logf("%d reductions: %d recognized, %d rejected, %d not in the tables (%s)", len(cases), recognized, rejected, gaps, tableSources())
+}
