@@ -48,7 +48,10 @@ type Loop struct {
 	// BodyRegisters lists elements one iteration of the loop may keep in
 	// a variable, loaded at the start of the body and stored at its end.
 	BodyRegisters []BodyRegister
-	Body          []Node
+	// Reduction, when set, prints the loop as a factored reduction
+	// (reduce.go; set by MarkReductions).
+	Reduction *Reduction
+	Body      []Node
 }
 
 // Bound is one term of a loop bound. A leaf (Of empty) is ⌈Aff/Den⌉ in a

@@ -44,6 +44,15 @@
 // followed by a rest loop ([Loop].Rest) that continues its counter; the
 // printer declares such a counter once before the pair.
 //
+// # Factored reductions
+//
+// [MarkReductions] attaches a [Reduction] (found by package rfactor) to
+// the innermost loops that run its statements; such a loop prints as an
+// OpenMP parallel region where each thread folds one contiguous chunk
+// into private partial results, combined after the region in thread
+// order (reduce.go), or with OpenMP's reduction clause where that is
+// exactly the same.
+//
 // # Printing
 //
 // [PrintC] writes C99 statements, every line prefixed by the caller's

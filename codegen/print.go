@@ -53,6 +53,7 @@ type printer struct {
 	taken    map[string]bool
 	counters map[string]bool // loop counters printed
 	open     map[*Loop]bool  // unrolled loops whose counter pair declared
+	lift     *lift           // the reduction without identity being printed
 	err      error
 }
 
@@ -135,6 +136,9 @@ func (pr *printer) node(n Node, depth int) {
 		}
 		pr.nested(depth, "if ("+strings.Join(conds, " && ")+")", n.Body)
 	case *Instance:
+		if pr.lift != nil && slices.Contains(pr.lift.stmts, n.Stmt) {
+			pr.fail(fmt.Errorf("codegen: reduction statement %s printed outside its body", pr.p.Stmts[n.Stmt].Name))
+		}
 		if n.Stmt < 0 || n.Stmt >= len(pr.p.Stmts) {
 			pr.fail(fmt.Errorf("codegen: instance of statement %d of %d", n.Stmt, len(pr.p.Stmts)))
 			return
@@ -158,6 +162,9 @@ func (pr *printer) fail(err error) {
 // nested prints a loop or if header and its body, in braces when the body
 // has more than one node or starts with a pragma line.
 func (pr *printer) nested(depth int, header string, body []Node) {
+	if pr.liftBody(depth, header, body) {
+		return // the body of a reduction without identity (reduce.go)
+	}
 	if len(body) == 0 {
 		pr.line(depth, header+" {}")
 		return
@@ -188,6 +195,9 @@ func (pr *printer) nested(depth int, header string, body []Node) {
 // nodes prints ns at depth: an unrolled loop and the rest loop after it
 // as one block that declares their shared counter.
 func (pr *printer) nodes(ns []Node, depth int) {
+	if pr.liftBody(depth, "", ns) {
+		return
+	}
 	for k := 0; k < len(ns); k++ {
 		if l, ok := ns[k].(*Loop); ok && k+1 < len(ns) && isRest(ns[k+1], l) {
 			pr.line(depth, "{")
@@ -229,6 +239,10 @@ func (pr *printer) pair(l, r *Loop, depth int) {
 }
 
 func (pr *printer) loop(l *Loop, depth int) {
+	if l.Reduction != nil && pr.elide {
+		pr.reduction(l, depth)
+		return
+	}
 	if len(l.Lower) == 0 || len(l.Upper) == 0 || l.Step < 1 {
 		pr.fail(fmt.Errorf("codegen: loop %s has %d lower bounds, %d upper bounds and step %d",
 			l.Iter, len(l.Lower), len(l.Upper), l.Step))

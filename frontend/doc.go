@@ -15,7 +15,11 @@
 // and division by a positive constant. A step s ≠ ±1 adds the local
 // q = ⌊(i − lb)/s⌋ with i − lb − s·q = 0. If statements with such
 // conditions guard their branches; an else branch needs a condition that
-// is one inequality. Bodies are "lhs = rhs;" and "lhs op= rhs;" with lhs
+// is one inequality. An if whose condition reads memory (argmin's
+// "if (a[i] < m) { m = a[i]; k = i; }") may only assign scalars: it
+// becomes one select per assignment over the condition, evaluated once
+// before them into a region-local int (select.go). Bodies are
+// "lhs = rhs;" and "lhs op= rhs;" with lhs
 // an array element with affine subscripts or a scalar, and declarations
 // "T x = e;" (a region-local scalar). Right-hand sides use arithmetic,
 // comparisons, logical operators, ?:, casts and the pure math functions of

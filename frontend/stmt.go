@@ -67,10 +67,15 @@ func (b *builder) stmt(s *cc.Statement) {
 // selection translates an if statement with an affine condition: the
 // condition's constraints join the domains of the then branch; an else
 // branch is supported when the condition is one inequality, whose negation
-// is one inequality too.
+// is one inequality too. A condition that reads memory becomes selects
+// (select.go).
 func (b *builder) selection(s *cc.SelectionStatement) {
 	if s.Case == cc.SelectionStatementSwitch {
 		b.unsupported(s, "switch")
+		return
+	}
+	if b.dataDependent(s.ExpressionList) {
+		b.dataSelection(s)
 		return
 	}
 	nc, nd := len(b.cons), len(b.divs)

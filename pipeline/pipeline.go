@@ -6,11 +6,13 @@ import (
 	"io"
 	"slices"
 
+	"nestor/assoc"
 	"nestor/codegen"
 	"nestor/deps"
 	"nestor/frontend"
 	"nestor/ir"
 	"nestor/model"
+	"nestor/rfactor"
 	"nestor/sched"
 )
 
@@ -48,6 +50,17 @@ type Options struct {
 	// loops (the CLI's --keep-cached). Tests turn it off to exercise the
 	// schedules at small sizes.
 	KeepCached bool
+	// Rfactor factors reduction loops that the schedule leaves sequential
+	// when assoc proves their update associative (package rfactor; needs
+	// Parallel): partial results per thread, combined in thread order.
+	// AssocMath lets float arithmetic be reassociated (--assoc-math);
+	// Wrap says signed arithmetic wraps (-fwrapv).
+	Rfactor   bool
+	AssocMath bool
+	Wrap      bool
+	// Tables gives assoc's table of a type (tests); nil uses the
+	// embedded tables.
+	Tables func(assoc.Type) (*assoc.Table, error)
 	// Notes receives one line per decision a user should know about
 	// ("kept the original order: ..."); nil discards them.
 	Notes io.Writer
@@ -56,7 +69,7 @@ type Options struct {
 // DefaultOptions returns what `nestor opt` does without flags: schedule,
 // tile and parallelize, with smart fusion.
 func DefaultOptions() Options {
-	return Options{Schedule: true, Tile: true, Parallel: true, UnrollJam: true, KeepCached: true}
+	return Options{Schedule: true, Tile: true, Parallel: true, UnrollJam: true, KeepCached: true, Rfactor: true}
 }
 
 func (o *Options) note(s *frontend.Scop, format string, args ...any) {
@@ -71,6 +84,8 @@ type region struct {
 	// loops describes the counters of Prog once a schedule is applied
 	// (nil in the original order: no loop is known to be parallel).
 	loops []sched.LoopInfo
+	// reductions are the loops to print factored (pass rfactor).
+	reductions []*codegen.Reduction
 }
 
 // pass is one step on a region's program.
@@ -85,11 +100,14 @@ type pass struct {
 // the code is generated.
 var passes = []pass{
 	{name: "schedule", fn: schedule},
+	{name: "rfactor", fn: factor},
 }
 
 // order lists the ordering constraints between passes and why they hold; a
 // test fails if passes breaks one.
-var order = []struct{ before, after, why string }{}
+var order = []struct{ before, after, why string }{
+	{"schedule", "rfactor", "rfactor factors the loops of the final schedule, and only those it leaves sequential"},
+}
 
 // Optimize runs the passes on every region of f and returns the file with
 // each region replaced by generated code.
@@ -147,6 +165,16 @@ func generate(s *region, src []byte, opt *Options) ([]byte, error) {
 		codegen.UnrollJam(s.Prog, tree, codegen.JamOptions{Rows: rows, Cols: cols,
 			Band: func(level int) (int, bool) { return s.loops[level].Band, !s.loops[level].Tile }})
 	}
+	if len(s.reductions) > 0 {
+		// After the OpenMP loops are marked (a reduction inside one stays
+		// as it is) and the register tiles jammed (a jammed loop is no
+		// longer the reduction's loop).
+		for k, n := range codegen.MarkReductions(tree, s.reductions) {
+			if n == 0 {
+				opt.note(s.Scop, "reduction at %s stays sequential: its loop was transformed", s.Prog.Stmts[s.reductions[k].Stmts[0]].Pos)
+			}
+		}
+	}
 	var b bytes.Buffer
 	if err := codegen.PrintC(&b, s.Prog, tree, bodyIndent(s.Scop, src)); err != nil {
 		return nil, err
@@ -185,7 +213,7 @@ func schedule(s *region, opt *Options) error {
 		return nil
 	}
 	if bytes, ok := footprint(s.Prog); opt.KeepCached && ok && bytes <= model.Host().L2 && !slices.Contains(sc.Parallel, true) {
-		opt.note(s.Scop, "kept the original order: the arrays fit in the L2 cache (%d KiB), where a schedule with no parallel loop (time skewing) gains no locality and loses the vector loops", bytes>>10)
+		opt.note(s.Scop, "kept the original order: the arrays fit in the L2 cache (%d KiB) and the new schedule has no parallel loop, so reordering gains no locality (and time skewing would cost the vector loops)", bytes>>10)
 		return nil
 	}
 	plan := sched.Plan{Tile: opt.Tile, Reorder: true, Wavefront: opt.Tile && opt.Parallel}
@@ -198,6 +226,29 @@ func schedule(s *region, opt *Options) error {
 		return nil
 	}
 	s.Prog, s.loops = p, loops
+	return nil
+}
+
+// factor finds the reduction loops the schedule leaves sequential and
+// keeps those whose update assoc proves associative, noting why the
+// others stay sequential.
+func factor(s *region, opt *Options) error {
+	if !opt.Rfactor || !opt.Parallel {
+		return nil
+	}
+	var parallel func(int) bool
+	if s.loops != nil {
+		parallel = func(level int) bool { return s.loops[level].Parallel }
+	}
+	for _, d := range rfactor.Factor(s.Prog, parallel, rfactor.Options{Wrap: opt.Wrap, Real: opt.AssocMath, Tables: opt.Tables}) {
+		pos := s.Prog.Stmts[d.Loop.Stmts[0]].Pos
+		if d.Reduction == nil {
+			opt.note(s.Scop, "reduction at %s stays sequential: %s", pos, d.Why)
+			continue
+		}
+		opt.note(s.Scop, "reduction at %s: %s", pos, d.Why)
+		s.reductions = append(s.reductions, d.Reduction)
+	}
 	return nil
 }
 

@@ -27,6 +27,8 @@ type sourceFlags struct {
 	unrollJam       bool
 	registerTile    string
 	keepCached      bool
+	norfactor       bool
+	assocMath, wrap bool
 }
 
 func (s *sourceFlags) register(fs *flag.FlagSet) {
@@ -48,6 +50,9 @@ func (s *sourceFlags) registerOpt(fs *flag.FlagSet) {
 	fs.StringVar(&s.fuse, "fuse", "smart", "fusion policy of the scheduler: `smart`, max or no")
 	fs.BoolVar(&s.unrollJam, "unroll-jam", true, "unroll and jam register tiles: two outer loops of a band unrolled into the innermost one, each copy's loop-invariant elements in registers")
 	fs.BoolVar(&s.keepCached, "keep-cached", true, "keep the original order of a region whose arrays fit in the L2 cache when its schedule has no parallel loop (time skewing gains no locality there and loses the vector loops)")
+	fs.BoolVar(&s.norfactor, "norfactor", false, "do not factor reduction loops (by default a reduction loop the schedule leaves sequential runs in parallel when its update is proved associative: per-thread partial results combined in thread order)")
+	fs.BoolVar(&s.assocMath, "assoc-math", false, "let float reductions be reassociated, in the spirit of -fassociative-math (results then agree with the original only within rounding); without it only operators exact in IEEE arithmetic, NaN included (fmin, fmax), are factored")
+	fs.BoolVar(&s.wrap, "fwrapv", false, "signed integer arithmetic wraps around, as with cc -fwrapv (by default it is assumed never to overflow)")
 	fs.StringVar(&s.registerTile, "register-tile", "", "unroll factors of the register tiles, `ROWSxCOLS` (default: from the machine's vector registers, 6x4 with AVX-512)")
 }
 
@@ -55,7 +60,8 @@ func (s *sourceFlags) registerOpt(fs *flag.FlagSet) {
 func (s *sourceFlags) options(w io.Writer) (pipeline.Options, error) {
 	o := pipeline.Options{Check: s.check, Schedule: s.schedule, Notes: w,
 		Align: s.align, Tile: s.schedule && s.tile && !s.notile, Parallel: s.schedule && s.parallel && !s.nopar,
-		UnrollJam: s.schedule && s.unrollJam, KeepCached: s.keepCached}
+		UnrollJam: s.schedule && s.unrollJam, KeepCached: s.keepCached,
+		Rfactor: !s.norfactor, AssocMath: s.assocMath, Wrap: s.wrap}
 	if s.registerTile != "" {
 		r, c, ok := strings.Cut(s.registerTile, "x")
 		rows, err1 := strconv.ParseInt(r, 10, 64)

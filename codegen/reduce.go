@@ -1,0 +1,492 @@
+package codegen
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"nestor/ir"
+)
+
+// Factored reductions (rfactor).
+//
+// A loop marked with a [Reduction] prints as an OpenMP parallel region in
+// which every thread folds a contiguous chunk of the iterations into
+// private partial results, followed by a combine step in thread order:
+//
+//	{
+//	  int nestor_nt = 1;           (omp_get_max_threads() under OpenMP)
+//	  double nestor_p0[nestor_nt]; ... char nestor_h[nestor_nt];
+//	  for (t = 0; t < nestor_nt; t++) nestor_h[t] = 0;
+//	#pragma omp parallel
+//	  {
+//	    double m_p = <identity>;   (or a has-value flag: see below)
+//	#pragma omp for schedule(static) nowait
+//	    for (...) <the body, m renamed m_p>
+//	    nestor_p0[tid] = m_p; nestor_h[tid] = ran;
+//	  }
+//	  for (t = 0; t < nestor_nt; t++)
+//	    if (nestor_h[t]) { y0 = f0(m, p0[t]); ...; m = y0; ... }
+//	}
+//
+// schedule(static) without a chunk size gives each thread one contiguous
+// chunk, in thread-number order, so combining the partials in thread order
+// after the value the variables had before the loop applies the operator
+// to the same sequence of values as the loop did, only grouped
+// differently: equal for an associative operator, commutative or not.
+// Without an identity each thread starts from its first iteration: there
+// the partial results become the value folded in (Lift) instead of being
+// updated. Without OpenMP the pragmas are ignored and one thread does it
+// all. Where the operator is +, *, min, max, &, | or ^ of one integer
+// variable with an identity, OpenMP's reduction clause says the same.
+
+// Reduction describes a loop to print as a factored reduction. Its
+// expressions (Identity, Lift, Combine) are bodies of the loop's
+// statements: IterRef levels are the statements' counters, and Load
+// indices name x_i (0 ≤ index < n, the variable's value), y_j (n ≤ index <
+// 2n, a partial result) or Accesses[index − 2n].
+type Reduction struct {
+	Level int   // the loop's level
+	Stmts []int // the loop body's statements, in order (indices in Program.Stmts)
+	// Vars are the reduction variables x_i: elements the loop does not
+	// move, over the statements' counters.
+	Vars []*ir.Access
+	// Temps are the arrays (scalars) each thread keeps private; LastPrivate
+	// those whose last value is read after the loop.
+	Temps       []int
+	LastPrivate []bool
+	Accesses    []*ir.Access
+	// Identity gives the identity of each x_i, nil when the operator has
+	// none; Lift gives the value folded in at one iteration (used, without
+	// an identity, at each thread's first iteration).
+	Identity []ir.Expr
+	Lift     []ir.Expr
+	// Combine gives the new x_i from x (the running value) and y (a
+	// thread's partial result).
+	Combine []ir.Expr
+	// Clause is the operator of OpenMP's reduction clause ("+", "*",
+	// "min", "max", "&", "|", "^") when it does exactly this reduction,
+	// else empty.
+	Clause string
+}
+
+// MarkReductions attaches each reduction to the loops of b at its level
+// whose body is exactly its statements (one instance each, in order, with
+// the same counters), outside every OpenMP loop and without pragmas of
+// their own. It returns, per reduction, how many loops it marked.
+func MarkReductions(b *Block, reds []*Reduction) []int {
+	marked := make([]int, len(reds))
+	var walk func(ns []Node, inside bool)
+	walk = func(ns []Node, inside bool) {
+		for _, n := range ns {
+			switch n := n.(type) {
+			case *Block:
+				walk(n.Body, inside)
+			case *If:
+				walk(n.Body, inside)
+			case *Loop:
+				forked := inside || slices.Contains(n.Pragmas, "omp parallel for")
+				if !forked && len(n.Pragmas) == 0 && !n.Rest && !singleIteration(n) {
+					for k, r := range reds {
+						if r.Level == n.Level && subtreeIs(n, r.Stmts) && (r.Identity != nil || groupBodies(n.Body, r.Stmts)) {
+							n.Reduction = r
+							noRegisters(n)
+							n.Pragmas = []string{"omp parallel"} // an enclosing if braces it
+							marked[k]++
+							break
+						}
+					}
+				}
+				if n.Reduction == nil {
+					walk(n.Body, forked)
+				}
+			}
+		}
+	}
+	walk(b.Body, false)
+	return marked
+}
+
+// bodyIs reports whether body is one instance of each of stmts, in
+// order, all with the same counter values.
+func bodyIs(body []Node, stmts []int) bool {
+	if len(body) != len(stmts) {
+		return false
+	}
+	for k, n := range body {
+		in, ok := n.(*Instance)
+		if !ok || in.Stmt != stmts[k] {
+			return false
+		}
+		if !slices.EqualFunc(in.Iters, body[0].(*Instance).Iters, ir.Aff.Equal) {
+			return false
+		}
+	}
+	return true
+}
+
+// groupBodies reports whether every body below ns that holds an instance
+// is exactly the group stmts (bodyIs): where each thread's first
+// iteration can fold the value in instead of updating.
+func groupBodies(ns []Node, stmts []int) bool {
+	if slices.ContainsFunc(ns, func(n Node) bool { _, ok := n.(*Instance); return ok }) {
+		return bodyIs(ns, stmts)
+	}
+	for _, n := range ns {
+		switch n := n.(type) {
+		case *Block:
+			if !groupBodies(n.Body, stmts) {
+				return false
+			}
+		case *If:
+			if !groupBodies(n.Body, stmts) {
+				return false
+			}
+		case *Loop:
+			if !groupBodies(n.Body, stmts) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// lift is the state of a reduction without identity while its loop
+// prints: the bodies of its statements print as "if (ran) body else
+// fold the value in".
+type lift struct {
+	r     *Reduction
+	ran   string
+	vars  []string // x_i as printed outside the loop
+	priv  []string // the partial results
+	stmts []int
+}
+
+// liftBody prints body under header (none when empty) the lift way when
+// it is the group's body, and reports whether it did. Every instance of
+// the group prints through it: one that does not is an error (see
+// printer.node).
+func (pr *printer) liftBody(depth int, header string, body []Node) bool {
+	lf := pr.lift
+	if lf == nil || !bodyIs(body, lf.stmts) {
+		return false
+	}
+	d := depth
+	if header != "" {
+		pr.line(depth, header+" {")
+		d++
+	}
+	in := body[0].(*Instance)
+	pr.lift = nil // the instances below print as they are
+	pr.line(d, fmt.Sprintf("if (%s) {", lf.ran))
+	pr.nodes(body, d+1)
+	pr.line(d, "} else {")
+	for i := range lf.priv {
+		pr.line(d+1, fmt.Sprintf("%s = %s;", lf.priv[i], pr.redExpr(lf.r, lf.r.Lift[i], in, lf.vars, nil)))
+	}
+	pr.line(d+1, lf.ran+" = 1;")
+	pr.line(d, "}")
+	pr.lift = lf
+	if header != "" {
+		pr.line(depth, "}")
+	}
+	return true
+}
+
+// noRegisters drops the registers of l and the loops inside it: the
+// reduction's variables live in the partial results there, and a body
+// that keeps registers prints its own way.
+func noRegisters(l *Loop) {
+	l.Registers, l.BodyRegisters = nil, nil
+	for _, n := range l.Body {
+		switch n := n.(type) {
+		case *Loop:
+			noRegisters(n)
+		case *If:
+			for _, c := range n.Body {
+				if m, ok := c.(*Loop); ok {
+					noRegisters(m)
+				}
+			}
+		}
+	}
+}
+
+// subtreeIs reports whether every instance below l is of one of stmts,
+// and each of stmts has one.
+func subtreeIs(l *Loop, stmts []int) bool {
+	seen := map[int]bool{}
+	ok := true
+	var walk func(ns []Node)
+	walk = func(ns []Node) {
+		for _, n := range ns {
+			switch n := n.(type) {
+			case *Block:
+				walk(n.Body)
+			case *If:
+				walk(n.Body)
+			case *Loop:
+				walk(n.Body)
+			case *Instance:
+				ok = ok && slices.Contains(stmts, n.Stmt)
+				seen[n.Stmt] = true
+			}
+		}
+	}
+	walk(l.Body)
+	return ok && len(seen) == len(stmts)
+}
+
+// anyInstance returns the first instance below ns, in print order.
+func anyInstance(ns []Node) *Instance {
+	for _, n := range ns {
+		var in *Instance
+		switch n := n.(type) {
+		case *Block:
+			in = anyInstance(n.Body)
+		case *If:
+			in = anyInstance(n.Body)
+		case *Loop:
+			in = anyInstance(n.Body)
+		case *Instance:
+			in = n
+		}
+		if in != nil {
+			return in
+		}
+	}
+	return nil
+}
+
+// reduction prints loop l, marked with a Reduction, at depth.
+func (pr *printer) reduction(l *Loop, depth int) {
+	r := l.Reduction
+	in := anyInstance(l.Body)
+	f := &factored{r: r, in: in}
+	pr.names = append(pr.names, l.Iter)
+	for _, a := range r.Vars {
+		f.vars = append(f.vars, pr.access(a, in))
+		f.keys = append(f.keys, rawAccess(pr, a, in))
+		f.types = append(f.types, pr.p.Arrays[a.Array].Elem)
+	}
+	var temps, last []string
+	for k, t := range r.Temps {
+		name := pr.access(&ir.Access{Array: t}, in)
+		if r.LastPrivate[k] {
+			last = append(last, name)
+		} else {
+			temps = append(temps, name)
+		}
+	}
+	pr.names = pr.names[:len(pr.names)-1]
+	f.clauses = privateClauses(temps, last)
+	saved := *l
+	l.Reduction, l.Pragmas = nil, nil
+	defer func() { *l = saved }()
+	if r.Clause != "" && len(f.vars) == 1 && isIdent(f.vars[0]) {
+		l.Pragmas = []string{fmt.Sprintf("omp parallel for schedule(static) reduction(%s:%s)%s%s",
+			r.Clause, f.vars[0], pr.forkIf(l), f.clauses)}
+		pr.loop(l, depth)
+		return
+	}
+	pr.line(depth, "{")
+	pr.partials(f, l, depth+1)
+	pr.line(depth+1, "#pragma omp parallel"+pr.forkIf(l))
+	pr.line(depth+1, "{")
+	pr.chunk(f, l, depth+2)
+	pr.line(depth+1, "}")
+	pr.combine(f, depth+1)
+	pr.line(depth, "}")
+}
+
+// factored is what the parts of a factored loop share.
+type factored struct {
+	r       *Reduction
+	in      *Instance // an instance of the loop's statements
+	vars    []string  // x_i as printed outside the loop
+	keys    []string  // x_i as printed without registers (pr.regs keys)
+	types   []ir.Type
+	clauses string // private and lastprivate clauses of the temporaries
+	// Names: the thread count, the partial results' arrays, the flags
+	// "thread t has a partial result", and a thread counter.
+	nt, h, t string
+	parts    []string
+	ran      string // per thread: has a partial result ("1" with an identity)
+	priv     []string
+}
+
+func privateClauses(temps, last []string) string {
+	s := ""
+	if len(temps) > 0 {
+		s += " private(" + strings.Join(temps, ", ") + ")"
+	}
+	if len(last) > 0 {
+		s += " lastprivate(" + strings.Join(last, ", ") + ")"
+	}
+	return s
+}
+
+// partials declares the partial results of every thread, none set yet.
+func (pr *printer) partials(f *factored, l *Loop, d int) {
+	f.nt, f.h, f.t = pr.fresh("nestor_nt"), pr.fresh("nestor_h"), pr.fresh("nestor_t")
+	for i := range f.vars {
+		f.parts = append(f.parts, pr.fresh(fmt.Sprintf("nestor_p%d", i)))
+		f.priv = append(f.priv, pr.fresh(baseName(f.vars[i])+"_p"))
+	}
+	pr.line(d, fmt.Sprintf("int %s = 1;", f.nt))
+	pr.line(0, "#ifdef _OPENMP")
+	pr.line(d, "extern int omp_get_max_threads(void), omp_get_thread_num(void);")
+	pr.line(d, fmt.Sprintf("%s = omp_get_max_threads();", f.nt))
+	pr.line(0, "#endif")
+	for i := range f.vars {
+		pr.line(d, fmt.Sprintf("%s %s[%s];", f.types[i], f.parts[i], f.nt))
+	}
+	pr.line(d, fmt.Sprintf("char %s[%s];", f.h, f.nt))
+	pr.line(d, fmt.Sprintf("for (int %s = 0; %s < %s; %s++)", f.t, f.t, f.nt, f.t))
+	pr.line(d+1, fmt.Sprintf("%s[%s] = 0;", f.h, f.t))
+}
+
+// chunk prints what each thread runs: its chunk of loop l on private
+// partial results, stored in the thread's slot.
+func (pr *printer) chunk(f *factored, l *Loop, d int) {
+	r := f.r
+	// With an identity a thread that ran no iteration holds it, a
+	// partial result too.
+	f.ran = "1"
+	if r.Identity == nil {
+		f.ran = pr.fresh("nestor_ran")
+		pr.line(d, fmt.Sprintf("int %s = 0;", f.ran))
+	}
+	for i := range f.vars {
+		if r.Identity != nil {
+			pr.line(d, fmt.Sprintf("%s %s = %s;", f.types[i], f.priv[i], pr.redExpr(r, r.Identity[i], f.in, f.vars, nil)))
+		} else {
+			pr.line(d, fmt.Sprintf("%s %s;", f.types[i], f.priv[i]))
+		}
+	}
+	pr.line(d, "#pragma omp for schedule(static) nowait"+f.clauses)
+	if pr.regs == nil {
+		pr.regs = map[string]string{}
+	}
+	old := make([]string, len(f.vars))
+	for i := range f.vars {
+		old[i] = pr.regs[f.keys[i]]
+		pr.regs[f.keys[i]] = f.priv[i]
+	}
+	if r.Identity == nil {
+		pr.lift = &lift{r: r, ran: f.ran, vars: f.vars, priv: f.priv, stmts: r.Stmts}
+	}
+	l.Registers, l.BodyRegisters = nil, nil
+	pr.loop(l, d)
+	pr.lift = nil
+	for i := range f.vars {
+		if old[i] == "" {
+			delete(pr.regs, f.keys[i])
+		} else {
+			pr.regs[f.keys[i]] = old[i]
+		}
+	}
+	tid := pr.fresh("nestor_tid")
+	pr.line(d, fmt.Sprintf("int %s = 0;", tid))
+	pr.line(0, "#ifdef _OPENMP")
+	pr.line(d, fmt.Sprintf("%s = omp_get_thread_num();", tid))
+	pr.line(0, "#endif")
+	for i := range f.vars {
+		pr.line(d, fmt.Sprintf("%s[%s] = %s;", f.parts[i], tid, f.priv[i]))
+	}
+	pr.line(d, fmt.Sprintf("%s[%s] = %s;", f.h, tid, f.ran))
+}
+
+// combine folds the threads' partial results into the variables, in
+// thread order: the new values all computed before any is assigned.
+func (pr *printer) combine(f *factored, d int) {
+	pr.line(d, fmt.Sprintf("for (int %s = 0; %s < %s; %s++)", f.t, f.t, f.nt, f.t))
+	pr.line(d+1, fmt.Sprintf("if (%s[%s]) {", f.h, f.t))
+	ys := make([]string, len(f.vars))
+	for i := range f.vars {
+		ys[i] = f.parts[i] + "[" + f.t + "]"
+	}
+	news := make([]string, len(f.vars))
+	for i := range f.vars {
+		news[i] = pr.fresh(fmt.Sprintf("nestor_y%d", i))
+		pr.line(d+2, fmt.Sprintf("%s %s = %s;", f.types[i], news[i], pr.redExpr(f.r, f.r.Combine[i], f.in, f.vars, ys)))
+	}
+	for i := range f.vars {
+		pr.line(d+2, fmt.Sprintf("%s = %s;", f.vars[i], news[i]))
+	}
+	pr.line(d+1, "}")
+}
+
+// minForkTrip is the fewest iterations for which a factored reduction
+// forks threads: a fork and the combine cost microseconds, a few
+// thousand iterations of a reduction about as much. It matters for a
+// reduction loop nested in a sequential loop, which forks every time.
+const minForkTrip = 4096
+
+// forkIf returns the if clause that keeps an innermost factored loop of
+// fewer than minForkTrip iterations on one thread, when its trip count is
+// not known to be larger.
+func (pr *printer) forkIf(l *Loop) string {
+	if !innermost(l) {
+		return "" // the work is in the inner loops: the count says little
+	}
+	if lo, up := l.Lower, l.Upper; len(lo) == 1 && len(up) == 1 && lo[0].Of == nil && up[0].Of == nil && lo[0].Den == 1 && up[0].Den == 1 {
+		// up - lo + 1 ≥ minForkTrip, as a guard.
+		d := sub(up[0].Aff, lo[0].Aff)
+		d.Const -= minForkTrip - 1
+		if d.IsConst() {
+			if d.Const >= 0 {
+				return ""
+			}
+			return " if(0)"
+		}
+		return " if(" + pr.cond(Cond{Aff: d}) + ")"
+	}
+	return fmt.Sprintf(" if(%s - %s >= %d)", pr.bound(l.Upper, false), pr.bound(l.Lower, true), minForkTrip-1)
+}
+
+// redExpr prints an expression of r: x_i as vars[i], y_j as ys[j],
+// Accesses and counters at instance in (pr.names must hold the counters
+// the expression reads).
+func (pr *printer) redExpr(r *Reduction, e ir.Expr, in *Instance, vars, ys []string) string {
+	n := len(r.Vars)
+	load := func(x *ir.Load) string {
+		switch {
+		case x.Access < n:
+			return vars[x.Access]
+		case x.Access < 2*n:
+			return ys[x.Access-n]
+		}
+		return pr.access(r.Accesses[x.Access-2*n], in)
+	}
+	iter := func(x *ir.IterRef) string { return pr.operand(in.Iters[x.Level]) }
+	return ir.FormatExpr(e, load, iter, pr.params)
+}
+
+// rawAccess prints an element without the register substitution.
+func rawAccess(pr *printer, a *ir.Access, in *Instance) string {
+	var b strings.Builder
+	b.WriteString(pr.p.Arrays[a.Array].Name)
+	for _, x := range a.Index {
+		b.WriteString("[" + pr.aff(compose(x, in.Iters), nil) + "]")
+	}
+	return b.String()
+}
+
+// isIdent reports whether s is a C identifier.
+func isIdent(s string) bool {
+	for k, c := range s {
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || k > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// baseName returns the identifier an element's text starts with.
+func baseName(s string) string {
+	if k := strings.IndexAny(s, "[ "); k >= 0 {
+		return s[:k]
+	}
+	return s
+}

@@ -1,0 +1,248 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"nestor/assoc"
+	"nestor/check"
+	"nestor/frontend"
+	"nestor/internal/assoctables"
+)
+
+// reductionTables returns the tables the rfactor tests match against,
+// skipping the test when they cannot be built (no z3).
+func reductionTables(t *testing.T) func(assoc.Type) (*assoc.Table, error) {
+	t.Helper()
+	if _, err := assoctables.Tables(assoc.Int32); err != nil {
+		t.Skipf("no tables: %v", err)
+	}
+	return assoctables.Tables
+}
+
+// TestReductions optimizes every kernel of testdata/reductions, checks
+// that its reduction is factored, and runs the result against the
+// original with one and with two threads: equal results (exactly for
+// integers, within check's tolerance for floats reassociated under
+// --assoc-math).
+func TestReductions(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs C")
+	}
+	if _, err := exec.LookPath(cmp(os.Getenv("CC"), "cc")); err != nil {
+		t.Skip("no C compiler")
+	}
+	tables := reductionTables(t)
+	ks, _ := filepath.Glob("../testdata/reductions/*.c")
+	if len(ks) < 4 {
+		t.Fatalf("%d kernels in testdata/reductions, want at least 4", len(ks))
+	}
+	for _, k := range ks {
+		name := strings.TrimSuffix(filepath.Base(k), ".c")
+		t.Run(name, func(t *testing.T) {
+			cfg := frontend.Config{Defines: []string{"SMALL_DATASET"}}
+			f, err := frontend.ParseFile(k, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var notes bytes.Buffer
+			o := DefaultOptions()
+			o.Check, o.Tables, o.AssocMath, o.Notes = true, tables, true, &notes
+			out, err := Optimize(f, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			outsideEqual(t, f, out)
+			if !bytes.Contains(out, []byte("#pragma omp")) {
+				t.Fatalf("reduction not factored; notes:\n%s", notes.String())
+			}
+			for _, threads := range []string{"1", "2"} {
+				t.Setenv("OMP_NUM_THREADS", threads)
+				res, err := check.Compare(context.Background(), f, nil, out, check.Options{
+					Defines: cfg.Defines, Runs: 1,
+				})
+				if err != nil {
+					t.Fatalf("%s threads: %v", threads, err)
+				}
+				if !res.Match {
+					var b bytes.Buffer
+					res.Format(&b)
+					t.Errorf("%s threads: results differ:\n%s\ncode:\n%s", threads, b.String(), out)
+				}
+			}
+		})
+	}
+}
+
+// TestReductionsExact checks that without --assoc-math only the
+// reductions exact in IEEE arithmetic are factored: min and max are,
+// float sums and products are not.
+func TestReductionsExact(t *testing.T) {
+	tables := reductionTables(t)
+	for _, tc := range []struct {
+		kernel   string
+		factored bool
+	}{
+		{"minmax", true},
+		{"sumsq", false},
+		{"complex", false},
+		{"argmin", false}, // a NaN would make the select-based min non-associative
+	} {
+		f, err := frontend.ParseFile("../testdata/reductions/"+tc.kernel+".c", frontend.Config{Defines: []string{"SMALL_DATASET"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var notes bytes.Buffer
+		o := DefaultOptions()
+		o.Check, o.Tables, o.Notes = true, tables, &notes
+		out, err := Optimize(f, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := bytes.Contains(out, []byte("#pragma omp parallel")); got != tc.factored {
+			t.Errorf("%s: factored %v, want %v; notes:\n%s", tc.kernel, got, tc.factored, notes.String())
+		}
+		if !tc.factored && !strings.Contains(notes.String(), "stays sequential") {
+			t.Errorf("%s: no note says why the reduction stays sequential:\n%s", tc.kernel, notes.String())
+		}
+		// --norfactor, and --noparallel, keep every reduction sequential.
+		for _, o := range []Options{{Schedule: true, Parallel: true, Tables: tables}, {Schedule: true, Rfactor: true, Tables: tables}} {
+			o.Check = true
+			out, err := Optimize(f, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if bytes.Contains(out, []byte("#pragma omp parallel")) {
+				t.Errorf("%s: factored with Rfactor %v, Parallel %v", tc.kernel, o.Rfactor, o.Parallel)
+			}
+		}
+	}
+}
+
+// TestReductionsSequential checks that reductions whose update is not
+// associative stay sequential, with a note saying so, even with
+// --assoc-math.
+func TestReductionsSequential(t *testing.T) {
+	tables := reductionTables(t)
+	for _, tc := range []struct{ name, decl, body string }{
+		// x - y is not associative.
+		{"difference", "double s;", "s = s - a[i];"},
+		{"int difference", "int s;", "s = s - b[i];"},
+		// Kahan summation: the compensation is not an associative
+		// operator (the paper's and the issue's rejected example).
+		{"kahan", "double s, c, y, t;", "y = a[i] - c; t = s + y; c = (t - s) - y; s = t;"},
+		// 2x + y.
+		{"double and add", "int s;", "s = 2 * s + b[i];"},
+	} {
+		src := `void f(int n, double a[100], int b[100], double out[2]) {
+  int i;
+  ` + tc.decl + `
+#pragma scop
+  for (i = 0; i < n; i++) {
+    ` + tc.body + `
+  }
+  out[0] = s;
+#pragma endscop
+}
+`
+		f, err := frontend.Parse("kernel.c", []byte(src), frontend.Config{})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		var notes bytes.Buffer
+		o := DefaultOptions()
+		o.Check, o.Tables, o.AssocMath, o.Notes = true, tables, true, &notes
+		out, err := Optimize(f, o)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if bytes.Contains(out, []byte("#pragma omp parallel")) {
+			t.Errorf("%s: factored:\n%s", tc.name, out)
+		}
+		if n := notes.String(); !strings.Contains(n, "stays sequential: not") {
+			t.Errorf("%s: notes do not say why it stays sequential:\n%s", tc.name, n)
+		}
+	}
+}
+
+// TestReductionShapes runs reductions of other shapes through opt and
+// check, with one and two threads: results equal to the original's.
+func TestReductionShapes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs C")
+	}
+	if _, err := exec.LookPath(cmp(os.Getenv("CC"), "cc")); err != nil {
+		t.Skip("no C compiler")
+	}
+	tables := reductionTables(t)
+	for _, tc := range []struct{ name, decl, body string }{
+		// Integers, exact without --assoc-math; c repeats values.
+		{"int argmin", "int m, k;", "m = c[0]; k = 0;\n for (i = 1; i < n; i++) if (c[i] < m) { m = c[i]; k = i; }\n iout[0] = m; iout[1] = k;"},
+		{"int argmax downward", "int m, k;", "m = c[0]; k = 0;\n for (i = n - 1; i >= 0; i--) if (c[i] > m) { m = c[i]; k = i; }\n iout[0] = m; iout[1] = k;"},
+		{"int sum stride 3", "long s;", "s = 0;\n for (i = 1; i < n; i += 3) s += c[i];\n lout[0] = s;"},
+		{"2-d sum", "int s;", "s = 0;\n for (i = 0; i < 64; i++) for (j = 0; j < n; j++) s += c[j] * (i + 1);\n iout[0] = s;"},
+		{"element", "", "for (i = 0; i < n; i++) iout[2] = iout[2] > c[i] ? iout[2] : c[i];"},
+		{"min and max with temporary", "double lo, hi, t;", "lo = a[0]; hi = a[0];\n for (i = 0; i < n; i++) { t = a[i] * 2; lo = fmin(lo, t); hi = fmax(t, hi); }\n out[0] = lo; out[1] = hi; out[2] = t;"},
+		{"float argmin", "double m; int k;", "m = a[0]; k = 0;\n for (i = 1; i < n; i++) if (a[i] < m) { m = a[i]; k = i; }\n out[0] = m; iout[0] = k;"},
+		{"2-d argmin", "int m, k;", "m = c[0]; k = 0;\n for (i = 0; i < 8; i++) for (j = 0; j < n; j++) if (c[j] + i < m) { m = c[j] + i; k = i * n + j; }\n iout[0] = m; iout[1] = k;"},
+		// Arrays larger than the L2 cache: the scheduled (tiled) order.
+		{"scheduled 2-d sum", "double s;", "s = 0;\n for (i = 0; i < 4; i++) for (j = 0; j < 300000; j++) s += big[j] * i;\n out[0] = s;"},
+		{"scheduled argmin", "double m; int k;", "m = big[0]; k = 0;\n for (i = 0; i < 300000; i++) if (big[i] < m) { m = big[i]; k = i; }\n out[0] = m; iout[0] = k;"},
+		{"empty loop", "int s;", "s = 7;\n for (i = n; i < 2 * n - N; i++) s += c[i];\n iout[0] = s;"}, // n = N
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := `#include <math.h>
+#ifndef N
+# define N 50000
+#endif
+void init_array(int n, int c[N]) {
+  int i;
+  for (i = 0; i < n; i++)
+    c[i] = (i % 1009 * 7919 + 13) % 1009 - 500;
+}
+void kernel(int n, double a[N], int c[N], double out[4], int iout[4], long lout[1], double big[300000]) {
+  int i, j;
+  ` + tc.decl + `
+#pragma scop
+  ` + tc.body + `
+#pragma endscop
+}
+`
+			path := filepath.Join(t.TempDir(), "kernel.c")
+			if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			f, err := frontend.ParseFile(path, frontend.Config{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var notes bytes.Buffer
+			o := DefaultOptions()
+			o.Check, o.Tables, o.AssocMath, o.Notes = true, tables, true, &notes
+			out, err := Optimize(f, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Contains(out, []byte("#pragma omp parallel")) {
+				t.Fatalf("not factored; notes:\n%s", notes.String())
+			}
+			for _, threads := range []string{"1", "2", "3"} {
+				t.Setenv("OMP_NUM_THREADS", threads)
+				res, err := check.Compare(context.Background(), f, nil, out, check.Options{Runs: 1})
+				if err != nil {
+					t.Fatalf("%s threads: %v", threads, err)
+				}
+				if !res.Match {
+					var b bytes.Buffer
+					res.Format(&b)
+					t.Errorf("%s threads: results differ:\n%s\ncode:\n%s", threads, b.String(), out)
+				}
+			}
+		})
+	}
+}
