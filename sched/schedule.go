@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"slices"
 
+	"nestor/deps"
 	"nestor/ir"
 	"nestor/poly"
 )
@@ -70,6 +71,22 @@ func Original(p *ir.Program) *Schedule {
 			}
 		}
 		sc.Rows[k] = rows
+	}
+	return sc
+}
+
+// OriginalParallel returns the original schedule (Original) with its
+// Parallel dimensions: the loop dimension of depth d is parallel when no
+// dependence of g is carried by a loop of depth d.
+func OriginalParallel(p *ir.Program, g *deps.Graph) *Schedule {
+	sc := Original(p)
+	for k := 1; k < len(sc.Parallel); k += 2 {
+		sc.Parallel[k] = true
+	}
+	for _, e := range g.Edges {
+		if d := e.Depth; d <= e.Common && 2*d-1 < len(sc.Parallel) {
+			sc.Parallel[2*d-1] = false
+		}
 	}
 	return sc
 }

@@ -49,7 +49,7 @@ func (s *sourceFlags) registerOpt(fs *flag.FlagSet) {
 	fs.BoolVar(&s.align, "align", false, "try a write-aligned schedule first: when every statement writes one array, its subscripts become the outer loops (Δω = 0, the LoopModels note: each element is updated in one iteration, in a register)")
 	fs.StringVar(&s.fuse, "fuse", "smart", "fusion policy of the scheduler: `smart`, max or no")
 	fs.BoolVar(&s.unrollJam, "unroll-jam", true, "unroll and jam register tiles: two outer loops of a band unrolled into the innermost one, each copy's loop-invariant elements in registers")
-	fs.BoolVar(&s.keepCached, "keep-cached", true, "keep the original order of a region whose arrays fit in the L2 cache when its schedule has no parallel loop (time skewing gains no locality there and loses the vector loops)")
+	fs.BoolVar(&s.keepCached, "keep-cached", true, "keep the original order of a region whose new schedule has no parallel loop (time skewing) when its arrays fit in the L2 cache, or when the original order has parallel loops (run one time step after another in parallel)")
 	fs.BoolVar(&s.norfactor, "norfactor", false, "do not factor reduction loops (by default a reduction loop the schedule leaves sequential runs in parallel when its update is proved associative: per-thread partial results combined in thread order)")
 	fs.BoolVar(&s.assocMath, "assoc-math", false, "let float reductions be reassociated, in the spirit of -fassociative-math (results then agree with the original only within rounding); without it only operators exact in IEEE arithmetic, NaN included (fmin, fmax), are factored")
 	fs.BoolVar(&s.wrap, "fwrapv", false, "signed integer arithmetic wraps around, as with cc -fwrapv (by default it is assumed never to overflow)")
