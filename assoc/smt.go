@@ -508,18 +508,9 @@ func smtIntOp(op Op, t Type, args []smtTerm) (val, def string, err error) {
 	case OpAdd, OpSub, OpMul:
 		val = "(" + map[Op]string{OpAdd: "+", OpSub: "-", OpMul: "*"}[op] + " " + a + " " + b + ")"
 		return val, smtInRange(t, val), nil
-	case OpMin:
-		return smtLet(a, b, "(ite (<= $a $b) $a $b)"), "true", nil
-	case OpMax:
-		return smtLet(a, b, "(ite (<= $a $b) $b $a)"), "true", nil
-	case OpLT:
-		return "(< " + a + " " + b + ")", "true", nil
-	case OpLE:
-		return "(<= " + a + " " + b + ")", "true", nil
-	case OpEQ:
-		return "(= " + a + " " + b + ")", "true", nil
-	case OpNE:
-		return "(not (= " + a + " " + b + "))", "true", nil
+	}
+	if val, ok := smtOrderOp(op, a, b); ok {
+		return val, "true", nil
 	}
 	return "", "", fmt.Errorf("assoc: %v on %v in the Int encoding", op, t)
 }
@@ -606,20 +597,32 @@ func smtRealOp(op Op, args []smtTerm) (val, def string, err error) {
 		return "(* " + a + " " + b + ")", "true", nil
 	case OpDiv:
 		return "(/ " + a + " " + b + ")", "(not (= " + b + " 0.0))", nil
-	case OpMin:
-		return smtLet(a, b, "(ite (<= $a $b) $a $b)"), "true", nil
-	case OpMax:
-		return smtLet(a, b, "(ite (<= $a $b) $b $a)"), "true", nil
-	case OpLT:
-		return "(< " + a + " " + b + ")", "true", nil
-	case OpLE:
-		return "(<= " + a + " " + b + ")", "true", nil
-	case OpEQ:
-		return "(= " + a + " " + b + ")", "true", nil
-	case OpNE:
-		return "(not (= " + a + " " + b + "))", "true", nil
+	}
+	if val, ok := smtOrderOp(op, a, b); ok {
+		return val, "true", nil
 	}
 	return "", "", fmt.Errorf("assoc: %v on floats read as reals", op)
+}
+
+// smtOrderOp writes min, max and the comparisons of a and b in the
+// ordered theories (Int, Real), where they read the same; false for
+// other operations. They are defined everywhere.
+func smtOrderOp(op Op, a, b string) (string, bool) {
+	switch op {
+	case OpMin:
+		return smtLet(a, b, "(ite (<= $a $b) $a $b)"), true
+	case OpMax:
+		return smtLet(a, b, "(ite (<= $a $b) $b $a)"), true
+	case OpLT:
+		return "(< " + a + " " + b + ")", true
+	case OpLE:
+		return "(<= " + a + " " + b + ")", true
+	case OpEQ:
+		return "(= " + a + " " + b + ")", true
+	case OpNE:
+		return "(not (= " + a + " " + b + "))", true
+	}
+	return "", false
 }
 
 // A symbol is a free variable of a query: a leaf x_i, y_i, z_i, k or a

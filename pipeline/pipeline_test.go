@@ -136,3 +136,31 @@ func variants() []variant {
 	nopar.Parallel = false
 	return []variant{{"original order", Options{}}, {"default", def}, {"no tiling", notile}, {"no parallel", nopar}}
 }
+
+// TestStencilKeepsParallelOrder: jacobi-2d's new schedule is parallel only
+// by a wavefront of skewed tiles, so by default the region keeps its
+// original order with the time step's loops parallel; with KeepCached off
+// the skewed schedule comes back (no parallel loop per time step).
+func TestStencilKeepsParallelOrder(t *testing.T) {
+	f, err := frontend.ParseFile("../testdata/kernels/jacobi-2d.c", frontend.Config{Defines: []string{"LARGE_DATASET"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, keep := range []bool{true, false} {
+		var notes strings.Builder
+		opt := DefaultOptions()
+		opt.KeepCached, opt.Notes = keep, &notes
+		out, err := Optimize(f, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kept := strings.Contains(notes.String(), "kept the original order with its parallel loops")
+		fors := strings.Count(string(out), "#pragma omp parallel for")
+		if keep && (!kept || fors != 2) {
+			t.Errorf("default: note %v, %d parallel loops (want the note and one per sweep)\n%s", kept, fors, notes.String())
+		}
+		if !keep && kept {
+			t.Errorf("KeepCached off: the original order was kept:\n%s", notes.String())
+		}
+	}
+}
