@@ -265,16 +265,20 @@ func neg(a ir.Aff) ir.Aff {
 }
 
 // innermostLast returns the loops of band g with the best innermost loop
-// moved last, the others in schedule order. A loop scores, over every
+// moved last, the others in schedule order. First, the fewest statements
+// that carry a recurrence along the loop (carriesRecurrence): innermost,
+// such a loop runs one iteration after another at the latency of the
+// statement's chain of operations, where a loop without one overlaps
+// its iterations. Then the best stride score: a loop scores, over every
 // access of every statement, 2 when only the last subscript moves with it
 // by ±1 (consecutive elements), 1 when no subscript does (the element
 // stays in a register), and −4 otherwise (a new cache line per
 // iteration); a parallel loop gets 1 more (it vectorizes without
 // reassociation). Ties keep the later loop.
 func innermostLast(p *ir.Program, sc *Schedule, loops []int, olds [][]ir.Aff, g []int) []int {
-	best, bestScore := g[len(g)-1], 0
+	best, bestRec, bestScore := g[len(g)-1], 0, 0
 	for n, j := range g {
-		score := 0
+		rec, score := 0, 0
 		if sc.Parallel[loops[j]] {
 			score++
 		}
@@ -282,13 +286,64 @@ func innermostLast(p *ir.Program, sc *Schedule, loops []int, olds [][]ir.Aff, g 
 			for _, acc := range s.Accesses {
 				score += strideScore(acc, olds[si], j)
 			}
+			if carriesRecurrence(s, olds[si], j) {
+				rec++
+			}
 		}
-		if n == 0 || score >= bestScore {
-			best, bestScore = j, score
+		if n == 0 || rec < bestRec || rec == bestRec && score >= bestScore {
+			best, bestRec, bestScore = j, rec, score
 		}
 	}
 	out := slices.DeleteFunc(slices.Clone(g), func(j int) bool { return j == best })
 	return append(out, best)
+}
+
+// carriesRecurrence reports whether statement s, with counters given by
+// old, reads along loop j an element it wrote δ ≥ 1 iterations of j
+// earlier, the other counters unchanged: a write and a read of one array
+// whose subscripts differ by the constant δ·(step along j), as
+// p[i][j] = f(p[i][j-1]). The update of one element (s += ..., a
+// reduction) is no such recurrence: unroll-and-jam of an outer loop
+// interleaves its chains, and its loop keeps its stride score.
+func carriesRecurrence(s *ir.Stmt, old []ir.Aff, j int) bool {
+	w := s.Accesses[0]
+	if !w.Write {
+		return false
+	}
+	for _, r := range s.Accesses[1:] {
+		if !r.Write && r.Array == w.Array && len(r.Index) == len(w.Index) && recurrenceDistance(w, r, old, j) >= 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// recurrenceDistance returns δ when read r at iteration I is write w at
+// I − δ·e_j (their subscripts differ by δ·(step along j)), else 0.
+func recurrenceDistance(w, r *ir.Access, old []ir.Aff, j int) int64 {
+	var delta int64
+	for k := range w.Index {
+		d, ok := constDiff(w.Index[k], r.Index[k])
+		st := step(w.Index[k], old, j)
+		switch {
+		case !ok, st == 0 && d != 0:
+			return 0
+		case st != 0:
+			if d%st != 0 || delta != 0 && delta != d/st {
+				return 0
+			}
+			delta = d / st
+		}
+	}
+	return delta
+}
+
+// constDiff returns w − r when it is a constant, and whether it is.
+func constDiff(w, r ir.Aff) (int64, bool) {
+	if !slices.Equal(w.Iter, r.Iter) || !slices.Equal(w.Param, r.Param) || !slices.Equal(w.Local, r.Local) {
+		return 0, false
+	}
+	return w.Const - r.Const, true
 }
 
 // step returns how much subscript x changes when loop counter j grows by

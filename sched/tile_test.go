@@ -1,0 +1,59 @@
+package sched
+
+import (
+	"testing"
+
+	"nestor/deps"
+	"nestor/frontend"
+)
+
+// TestInnermostAvoidsRecurrence lays out a row recurrence p[i][j] =
+// f(p[i][j-1]): along j each iteration waits for the previous one, so the
+// parallel i loop must go innermost although j is the stride-1 loop; a
+// reduction (an update of one element) keeps its stride-1 loop innermost.
+func TestInnermostAvoidsRecurrence(t *testing.T) {
+	for _, tc := range []struct {
+		name, body string
+		innerSub   int // the subscript of p that the innermost loop must move
+	}{
+		{"recurrence", "p[i][j] = 0.5 * p[i][j-1] + a[i][j];", 0},
+		{"backward", "p[i][n-j] = 0.5 * p[i][n-j+1] + a[i][j];", 0},
+		{"independent", "p[i][j] = 0.5 * a[i][j-1] + a[i][j];", 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := `void k(int n, double p[100][100], double a[100][100]) {
+  int i, j;
+#pragma scop
+  for (i = 1; i < n; i++)
+    for (j = 1; j < n; j++)
+      ` + tc.body + `
+#pragma endscop
+}
+`
+			f, err := frontend.Parse("rec.c", []byte(src), frontend.Config{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := f.Scops[0].Prog
+			g, err := deps.Analyze(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sc, err := Compute(p, g, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			q, info, err := ApplyPlan(p, sc, Plan{Reorder: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			inner := len(info) - 1
+			w := q.Stmts[0].Accesses[0]
+			for k, x := range w.Index {
+				if moves := x.Iter[inner] != 0; moves != (k == tc.innerSub) {
+					t.Errorf("innermost loop %d: subscript %d of %s moves: %v (want only subscript %d to move)", inner, k, q.Arrays[w.Array].Name, moves, tc.innerSub)
+				}
+			}
+		})
+	}
+}
