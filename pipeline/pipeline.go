@@ -99,6 +99,13 @@ type pass struct {
 // well (tiling and the order inside bands are decisions on the schedule's
 // bands, made where the bands are known); parallel loops are marked when
 // the code is generated.
+// GCPercent is the garbage collector's setting (GOGC) the command line
+// runs with unless GOGC is set: scheduling allocates many short-lived
+// constraint rows while the live heap stays small (a few MB), so the
+// default of 100 collects every few hundred kilobytes and takes a third
+// of the CPU time. At 400 the heap peaks at tens of MB.
+const GCPercent = 400
+
 var passes = []pass{
 	{name: "schedule", fn: schedule},
 	{name: "rfactor", fn: factor},

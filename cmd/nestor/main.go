@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"sort"
 	"strings"
+
+	"nestor/pipeline"
 )
 
 // version is the release of nestor; builds may override it with -ldflags.
@@ -40,6 +43,9 @@ type exitError struct{ code int }
 func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
 
 func main() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(pipeline.GCPercent)
+	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
