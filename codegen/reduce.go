@@ -291,9 +291,15 @@ func (pr *printer) reduction(l *Loop, depth int) {
 	}
 	pr.line(depth, "{")
 	pr.partials(f, l, depth+1)
-	pr.line(depth+1, "#pragma omp parallel"+pr.forkIf(l))
-	pr.line(depth+1, "{")
-	pr.chunk(f, l, depth+2)
+	if peelable(l, r, last) {
+		pr.line(depth+1, "#pragma omp parallel"+pr.forkIf(l)+privateClauses(temps, nil))
+		pr.line(depth+1, "{")
+		pr.peeledChunk(f, l, depth+2)
+	} else {
+		pr.line(depth+1, "#pragma omp parallel"+pr.forkIf(l))
+		pr.line(depth+1, "{")
+		pr.chunk(f, l, depth+2)
+	}
 	pr.line(depth+1, "}")
 	pr.combine(f, depth+1)
 	pr.line(depth, "}")
@@ -335,7 +341,7 @@ func (pr *printer) partials(f *factored, l *Loop, d int) {
 	}
 	pr.line(d, fmt.Sprintf("int %s = 1;", f.nt))
 	pr.line(0, "#ifdef _OPENMP")
-	pr.line(d, "extern int omp_get_max_threads(void), omp_get_thread_num(void);")
+	pr.line(d, "extern int omp_get_max_threads(void), omp_get_num_threads(void), omp_get_thread_num(void);")
 	pr.line(d, fmt.Sprintf("%s = omp_get_max_threads();", f.nt))
 	pr.line(0, "#endif")
 	for i := range f.vars {
@@ -391,10 +397,97 @@ func (pr *printer) chunk(f *factored, l *Loop, d int) {
 	pr.line(0, "#ifdef _OPENMP")
 	pr.line(d, fmt.Sprintf("%s = omp_get_thread_num();", tid))
 	pr.line(0, "#endif")
+	pr.store(f, tid, d)
+}
+
+// store puts thread tid's partial results in its slots.
+func (pr *printer) store(f *factored, tid string, d int) {
 	for i := range f.vars {
 		pr.line(d, fmt.Sprintf("%s[%s] = %s;", f.parts[i], tid, f.priv[i]))
 	}
 	pr.line(d, fmt.Sprintf("%s[%s] = %s;", f.h, tid, f.ran))
+}
+
+// peelable reports whether reduction loop l can print as a peeled chunk
+// (peeledChunk): an operator without identity, an innermost ascending
+// loop of step 1 whose body is the reduction's statements, and no
+// temporary read after the loop (lastprivate needs an omp for).
+func peelable(l *Loop, r *Reduction, last []string) bool {
+	return r.Identity == nil && len(last) == 0 && innermost(l) && l.Dir >= 0 && l.Step == 1 &&
+		!l.Rest && bodyIs(l.Body, r.Stmts)
+}
+
+// peeledChunk prints what each thread runs when the operator has no
+// identity and the loop is innermost: the thread's contiguous chunk of
+// the iterations, the same split as schedule(static) (in thread order,
+// sizes differing by at most one), with its first iteration peeled off to
+// fold the value in (Lift), so the loop that runs the rest is the original
+// body, free of the per-iteration "has a value yet" test that keeps
+// compilers from vectorizing it:
+//
+//	long lo = <lower>, n = <upper> - lo + 1;   (the loop's iterations)
+//	if (n > 0) {
+//	  long q = n / nth, rem = n % nth;
+//	  long b = lo + tid*q + min(tid, rem), e = b + q + (tid < rem);
+//	  if (b < e) { int i = b; x_p = lift(i); for (i++; i < e; i++) body; ran = 1; }
+//	}
+func (pr *printer) peeledChunk(f *factored, l *Loop, d int) {
+	r := f.r
+	f.ran = pr.fresh("nestor_ran")
+	pr.line(d, fmt.Sprintf("int %s = 0;", f.ran))
+	for i := range f.vars {
+		pr.line(d, fmt.Sprintf("%s %s;", f.types[i], f.priv[i]))
+	}
+	tid, nth := pr.fresh("nestor_tid"), pr.fresh("nestor_nth")
+	pr.line(d, fmt.Sprintf("int %s = 0, %s = 1;", tid, nth))
+	pr.line(0, "#ifdef _OPENMP")
+	pr.line(d, fmt.Sprintf("%s = omp_get_thread_num();", tid))
+	pr.line(d, fmt.Sprintf("%s = omp_get_num_threads();", nth))
+	pr.line(0, "#endif")
+	lo, n := pr.fresh("nestor_lo"), pr.fresh("nestor_n")
+	q, rem, b, e := pr.fresh("nestor_q"), pr.fresh("nestor_rem"), pr.fresh("nestor_b"), pr.fresh("nestor_e")
+	pr.line(d, fmt.Sprintf("long %s = %s;", lo, pr.bound(l.Lower, true)))
+	pr.line(d, fmt.Sprintf("long %s = (long)(%s) - %s + 1;", n, pr.bound(l.Upper, false), lo))
+	pr.line(d, fmt.Sprintf("if (%s > 0) {", n))
+	pr.line(d+1, fmt.Sprintf("long %s = %s / %s, %s = %s %% %s;", q, n, nth, rem, n, nth))
+	pr.line(d+1, fmt.Sprintf("long %s = %s + %s * %s + (%s < %s ? %s : %s);", b, lo, tid, q, tid, rem, tid, rem))
+	pr.line(d+1, fmt.Sprintf("long %s = %s + %s + (%s < %s);", e, b, q, tid, rem))
+	pr.line(d+1, fmt.Sprintf("if (%s < %s) {", b, e))
+	dd := d + 2
+	decl := "int "
+	if pr.vars[l.Iter] {
+		decl = ""
+	}
+	if pr.counters == nil {
+		pr.counters = map[string]bool{}
+	}
+	pr.counters[l.Iter] = true
+	pr.line(dd, fmt.Sprintf("%s%s = %s;", decl, l.Iter, b))
+	pr.names = append(pr.names, l.Iter)
+	for i := range f.priv {
+		pr.line(dd, fmt.Sprintf("%s = %s;", f.priv[i], pr.redExpr(r, r.Lift[i], f.in, f.vars, nil)))
+	}
+	if pr.regs == nil {
+		pr.regs = map[string]string{}
+	}
+	old := make([]string, len(f.vars))
+	for i := range f.vars {
+		old[i] = pr.regs[f.keys[i]]
+		pr.regs[f.keys[i]] = f.priv[i]
+	}
+	pr.nested(dd, fmt.Sprintf("for (%s++; %s < %s; %s++)", l.Iter, l.Iter, e, l.Iter), l.Body)
+	for i := range f.vars {
+		if old[i] == "" {
+			delete(pr.regs, f.keys[i])
+		} else {
+			pr.regs[f.keys[i]] = old[i]
+		}
+	}
+	pr.names = pr.names[:len(pr.names)-1]
+	pr.line(dd, f.ran+" = 1;")
+	pr.line(d+1, "}")
+	pr.line(d, "}")
+	pr.store(f, tid, d)
 }
 
 // combine folds the threads' partial results into the variables, in

@@ -183,6 +183,9 @@ func TestReductionShapes(t *testing.T) {
 	for _, tc := range []struct{ name, decl, body string }{
 		// Integers, exact without --assoc-math; c repeats values.
 		{"int argmin", "int m, k;", "m = c[0]; k = 0;\n for (i = 1; i < n; i++) if (c[i] < m) { m = c[i]; k = i; }\n iout[0] = m; iout[1] = k;"},
+		// The minimum at the last iteration of thread 0's chunk (3
+		// threads: 1..16667), ties at the ends of the others.
+		{"int argmin at chunk ends", "int m, k;", "m = c[0]; k = 0;\n for (i = 1; i < n; i++) if (c[i] - (i == 16667 || i == 25000 || i == 33334) * 2000 < m) { m = c[i] - (i == 16667 || i == 25000 || i == 33334) * 2000; k = i; }\n iout[0] = m; iout[1] = k;"},
 		{"int argmax downward", "int m, k;", "m = c[0]; k = 0;\n for (i = n - 1; i >= 0; i--) if (c[i] > m) { m = c[i]; k = i; }\n iout[0] = m; iout[1] = k;"},
 		{"int sum stride 3", "long s;", "s = 0;\n for (i = 1; i < n; i += 3) s += c[i];\n lout[0] = s;"},
 		{"2-d sum", "int s;", "s = 0;\n for (i = 0; i < 64; i++) for (j = 0; j < n; j++) s += c[j] * (i + 1);\n iout[0] = s;"},
