@@ -64,6 +64,13 @@ type Reduction struct {
 	// Combine gives the new x_i from x (the running value) and y (a
 	// thread's partial result).
 	Combine []ir.Expr
+	// Unsigned marks the x_i of type int or long whose partial results
+	// are kept in the unsigned type of the same width: the operator
+	// reaches them through +, − and * only, which the unsigned types
+	// compute modulo 2^n, so a partial sum may pass the signed range (in
+	// C, undefined behavior) where the sequential order did not, and the
+	// final value, converted back, is the sequential one.
+	Unsigned []bool
 	// Clause is the operator of OpenMP's reduction clause ("+", "*",
 	// "min", "max", "&", "|", "^") when it does exactly this reduction,
 	// else empty.
@@ -267,7 +274,7 @@ func (pr *printer) reduction(l *Loop, depth int) {
 	for _, a := range r.Vars {
 		f.vars = append(f.vars, pr.access(a, in))
 		f.keys = append(f.keys, rawAccess(pr, a, in))
-		f.types = append(f.types, pr.p.Arrays[a.Array].Elem)
+		f.types = append(f.types, partialType(r, len(f.types), pr.p.Arrays[a.Array].Elem))
 	}
 	var temps, last []string
 	for k, t := range r.Temps {
@@ -505,9 +512,30 @@ func (pr *printer) combine(f *factored, d int) {
 		pr.line(d+2, fmt.Sprintf("%s %s = %s;", f.types[i], news[i], pr.redExpr(f.r, f.r.Combine[i], f.in, f.vars, ys)))
 	}
 	for i := range f.vars {
+		if unsigned(f.r, i) {
+			pr.line(d+2, fmt.Sprintf("%s = (%s)%s;", f.vars[i], pr.p.Arrays[f.r.Vars[i].Array].Elem, news[i]))
+			continue
+		}
 		pr.line(d+2, fmt.Sprintf("%s = %s;", f.vars[i], news[i]))
 	}
 	pr.line(d+1, "}")
+}
+
+// unsigned reports whether the partial results of x_i are unsigned.
+func unsigned(r *Reduction, i int) bool { return i < len(r.Unsigned) && r.Unsigned[i] }
+
+// partialType returns the type of the partial results of x_i, of type t.
+func partialType(r *Reduction, i int, t ir.Type) ir.Type {
+	if !unsigned(r, i) {
+		return t
+	}
+	switch t {
+	case ir.Int:
+		return ir.UInt
+	case ir.Long:
+		return ir.ULong
+	}
+	return t
 }
 
 // minForkTrip is the fewest iterations for which a factored reduction

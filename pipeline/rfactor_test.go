@@ -249,3 +249,66 @@ void kernel(int n, double a[N], int c[N], double out[4], int iout[4], long lout[
 		})
 	}
 }
+
+// TestReductionNoSignedOverflow factors an int sum that starts at -2.1e9
+// and climbs to 2.1e9 in its second half: the sequential sum stays in
+// range, but the partial sum of a thread's chunk of the second half would
+// not, in int. Built with the undefined-
+// behavior sanitizer trapping on signed overflow, the factored loop must
+// run clean and give the sequential result (its partial sums are
+// unsigned).
+func TestReductionNoSignedOverflow(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs C")
+	}
+	cc := cmp(os.Getenv("CC"), "cc")
+	if _, err := exec.LookPath(cc); err != nil {
+		t.Skip("no C compiler")
+	}
+	src := `#define N 100000
+void init_array(int n, int a[N]) {
+  int i;
+  for (i = 0; i < n; i++)
+    a[i] = i == 0 ? -2100000000 : i >= n / 2 ? 84000 : i % 2;
+}
+void kernel(int n, int a[N], int out[1]) {
+  int i, s;
+#pragma scop
+  s = 0;
+  for (i = 0; i < n; i++)
+    s += a[i];
+  out[0] = s;
+#pragma endscop
+}
+`
+	path := filepath.Join(t.TempDir(), "kernel.c")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := frontend.ParseFile(path, frontend.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := DefaultOptions()
+	o.Tables = reductionTables(t)
+	out, err := Optimize(f, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(out, []byte("#pragma omp parallel")) {
+		t.Fatalf("not factored:\n%s", out)
+	}
+	for _, threads := range []string{"2", "3"} {
+		t.Setenv("OMP_NUM_THREADS", threads)
+		res, err := check.Compare(context.Background(), f, nil, out, check.Options{Runs: 1,
+			CFlags: []string{"-fsanitize=signed-integer-overflow", "-fno-sanitize-recover"}})
+		if err != nil {
+			t.Fatalf("%s threads: %v\ncode:\n%s", threads, err, out)
+		}
+		if !res.Match {
+			var b bytes.Buffer
+			res.Format(&b)
+			t.Errorf("%s threads: results differ:\n%s", threads, b.String())
+		}
+	}
+}

@@ -69,7 +69,7 @@ func factor(p *ir.Program, l *Loop, opt Options) Decision {
 		return d
 	}
 	d.Match = m
-	r, err := reduction(p, l, m, vars)
+	r, err := reduction(p, l, m, vars, tp)
 	if err != nil {
 		d.Why = "cannot print the operator: " + err.Error()
 		return d
@@ -88,7 +88,7 @@ func factor(p *ir.Program, l *Loop, opt Options) Decision {
 }
 
 // reduction builds the codegen description of a recognized loop.
-func reduction(p *ir.Program, l *Loop, m *assoc.Match, vars map[string]ir.Expr) (*codegen.Reduction, error) {
+func reduction(p *ir.Program, l *Loop, m *assoc.Match, vars map[string]ir.Expr, update assoc.Tuple) (*codegen.Reduction, error) {
 	n := len(l.Vars)
 	r := &codegen.Reduction{Level: l.Level, Stmts: l.Stmts, Vars: l.Vars, Temps: l.Temps,
 		LastPrivate: l.LastPrivate, Accesses: l.Accesses}
@@ -122,13 +122,48 @@ func reduction(p *ir.Program, l *Loop, m *assoc.Match, vars map[string]ir.Expr) 
 	if r.Identity == nil && r.Lift == nil {
 		return nil, fmt.Errorf("neither an identity nor the value folded in")
 	}
+	ring := ringOnly(m.Operator.Tuple) && ringOnly(update)
+	for _, v := range l.Vars {
+		t := p.Arrays[v.Array].Elem
+		r.Unsigned = append(r.Unsigned, ring && (t == ir.Int || t == ir.Long))
+	}
 	r.Clause = clause(p, l, m)
 	return r, nil
 }
 
+// ringOnly reports whether t reaches every x_i and y_j only through +,
+// − and * (and negation): then t computes the same modulo 2^n in the
+// unsigned type of n bits as in the signed one (see
+// codegen.Reduction.Unsigned). Both the operator and the update (in x_i
+// and the program's values) must be.
+func ringOnly(t assoc.Tuple) bool {
+	var ring func(e *assoc.Expr) bool
+	ring = func(e *assoc.Expr) bool {
+		switch e.Op {
+		case assoc.OpAdd, assoc.OpSub, assoc.OpMul, assoc.OpNeg:
+			for _, a := range e.Args {
+				if !ring(a) {
+					return false
+				}
+			}
+			return true
+		case assoc.OpX, assoc.OpY:
+			return true
+		}
+		return !e.Uses(assoc.OpX) && !e.Uses(assoc.OpY)
+	}
+	for _, e := range t.Elems {
+		if !ring(e) {
+			return false
+		}
+	}
+	return true
+}
+
 // clause returns the operator of OpenMP's reduction clause that does
 // exactly this reduction: one integer variable, an identity, and the
-// operator x op y for a commutative op OpenMP knows.
+// operator x op y for a commutative op OpenMP knows, + and * only on
+// unsigned types (and those narrower than int, which C computes in int).
 func clause(p *ir.Program, l *Loop, m *assoc.Match) string {
 	if len(l.Vars) != 1 || m.Identity == nil || !m.Commutative || !p.Arrays[l.Vars[0].Array].Elem.IsInteger() {
 		return ""
@@ -140,6 +175,12 @@ func clause(p *ir.Program, l *Loop, m *assoc.Match) string {
 	a, b := e.Args[0], e.Args[1]
 	xy := a.Op == assoc.OpX && b.Op == assoc.OpY || a.Op == assoc.OpY && b.Op == assoc.OpX
 	if !xy {
+		return ""
+	}
+	if t := p.Arrays[l.Vars[0].Array].Elem; (t == ir.Int || t == ir.Long) && (e.Op == assoc.OpAdd || e.Op == assoc.OpMul) {
+		// The clause's partial sums would be signed: they may overflow
+		// where the loop did not. The partial results of the factored
+		// loop are unsigned instead (codegen.Reduction.Unsigned).
 		return ""
 	}
 	return map[assoc.Op]string{assoc.OpAdd: "+", assoc.OpMul: "*", assoc.OpMin: "min", assoc.OpMax: "max",

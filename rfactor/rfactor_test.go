@@ -1,6 +1,7 @@
 package rfactor
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -118,25 +119,28 @@ func TestFactor(t *testing.T) {
 		real             bool
 		want             string // "factored: ..." or a part of the reason
 		clause           string
+		unsigned         bool // partial results in the unsigned type
 	}{
 		{"int sum", "int s;", "for (i = 0; i < n; i++) s += c[i];", false,
-			"factored: operator x + y (commutative; identity)", "+"},
+			"factored: operator x + y (commutative; identity)", "", true},
+		{"long sum of products", "long s;", "for (i = 0; i < n; i++) s = s + c[i] * c[i];", false,
+			"factored: operator x + y (commutative; identity)", "", true},
 		{"int max", "int s;", "for (i = 0; i < n; i++) s = c[i] > s ? c[i] : s;", false,
-			"factored: operator max(x, y) (commutative; identity)", "max"},
+			"factored: operator max(x, y) (commutative; identity)", "max", false},
 		{"int argmin", "int m, k;", "for (i = 0; i < n; i++) if (c[i] < m) { m = c[i]; k = i; }", false,
-			"not commutative: combined in thread order; no identity", ""},
+			"not commutative: combined in thread order; no identity", "", false},
 		{"float sum without --assoc-math", "double s;", "for (i = 0; i < n; i++) s += a[i];", false,
-			"stays", ""},
+			"stays", "", false},
 		{"float sum", "double s;", "for (i = 0; i < n; i++) s += a[i];", true,
-			"factored: operator x + y (commutative; identity)", ""},
+			"factored: operator x + y (commutative; identity)", "", false},
 		{"min and max", "double lo, hi;", "for (i = 0; i < n; i++) { lo = fmin(lo, a[i]); hi = fmax(hi, a[i]); }", false,
-			"factored: operator {min(x0, y0), max(x1, y1)} (commutative; identity)", ""},
+			"factored: operator {min(x0, y0), max(x1, y1)} (commutative; identity)", "", false},
 		{"difference", "double s;", "for (i = 0; i < n; i++) s = s - a[i];", true,
-			"stays", ""},
+			"stays", "", false},
 		{"int difference", "int s;", "for (i = 0; i < n; i++) s = s - c[i];", false,
-			"stays", ""},
+			"stays", "", false},
 		{"kahan", "double s, cc, y, t;", "for (i = 0; i < n; i++) { y = a[i] - cc; t = s + y; cc = (t - s) - y; s = t; }", true,
-			"stays", ""},
+			"stays", "", false},
 	} {
 		p := program(t, tc.decl, tc.body)
 		ds := Factor(p, nil, Options{Real: tc.real, Tables: tb})
@@ -157,6 +161,9 @@ func TestFactor(t *testing.T) {
 		}
 		if d.Reduction.Clause != tc.clause {
 			t.Errorf("%s: clause %q, want %q", tc.name, d.Reduction.Clause, tc.clause)
+		}
+		if got := slices.Contains(d.Reduction.Unsigned, true); got != tc.unsigned {
+			t.Errorf("%s: unsigned partial results %v, want %v", tc.name, got, tc.unsigned)
 		}
 	}
 }
