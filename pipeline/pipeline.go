@@ -95,10 +95,6 @@ type pass struct {
 	fn   func(*region, *Options) error
 }
 
-// passes is the pipeline, in order. Scheduling lays out the loops as
-// well (tiling and the order inside bands are decisions on the schedule's
-// bands, made where the bands are known); parallel loops are marked when
-// the code is generated.
 // GCPercent is the garbage collector's setting (GOGC) the command line
 // runs with unless GOGC is set: scheduling allocates many short-lived
 // constraint rows while the live heap stays small (a few MB), so the
@@ -106,6 +102,10 @@ type pass struct {
 // of the CPU time. At 400 the heap peaks at tens of MB.
 const GCPercent = 400
 
+// passes is the pipeline, in order. Scheduling lays out the loops as
+// well (tiling and the order inside bands are decisions on the schedule's
+// bands, made where the bands are known); parallel loops are marked when
+// the code is generated.
 var passes = []pass{
 	{name: "schedule", fn: schedule},
 	{name: "rfactor", fn: factor},
