@@ -1,0 +1,668 @@
+package xls
+
+import (
+	"fmt"
+	"strconv"
+
+	"nestor/outline"
+)
+
+// Limits on what the reader and Check accept, so that a short input
+// cannot ask for an unbounded amount of memory or recursion.
+const (
+	// maxTypeSize bounds the size of a type: one per bits, tuple or array
+	// (per element) plus one per 64 bits of width; about 4 Mbit in all.
+	maxTypeSize = 1 << 16
+	// maxTypeDepth bounds the nesting of tuple and array types and values.
+	maxTypeDepth = 64
+)
+
+// Check verifies that p is a well-formed package of the supported subset,
+// with XLS's typing rules: in every function, parameters come first in
+// Nodes and in Params order, every operand is defined earlier in the same
+// function, every node's operation, operand count, attributes and type
+// agree as XLS's verifier requires, Ret is a node of the function, every
+// invoked function exists in p, no function calls itself (directly or
+// not), function names are distinct and p.Top, when set, names a function.
+// Check does not require IDs or node names to be unique (Write gives
+// fresh ones). It returns the first problem found.
+func Check(p *outline.Package) error {
+	if p == nil {
+		return fmt.Errorf("xls: nil package")
+	}
+	names := make(map[string]bool, len(p.Funcs))
+	for i, f := range p.Funcs {
+		if f == nil {
+			return fmt.Errorf("xls: package %s: function %d is nil", p.Name, i)
+		}
+		if names[f.Name] {
+			return fmt.Errorf("xls: package %s: function %s defined twice", p.Name, f.Name)
+		}
+		names[f.Name] = true
+	}
+	if p.Top != "" && !names[p.Top] {
+		return fmt.Errorf("xls: package %s: top function %s is not defined", p.Name, p.Top)
+	}
+	for _, f := range p.Funcs {
+		if err := checkFunc(f, p.Func); err != nil {
+			return err
+		}
+	}
+	return checkCalls(p)
+}
+
+// checkFunc checks one function; lookup finds the functions it invokes.
+func checkFunc(f *outline.Function, lookup func(string) *outline.Function) error {
+	if f == nil {
+		return fmt.Errorf("xls: nil function")
+	}
+	if len(f.Nodes) < len(f.Params) {
+		return fmt.Errorf("xls: function %s: fewer nodes than parameters", f.Name)
+	}
+	seen := make(map[*outline.Node]bool, len(f.Nodes))
+	for i, n := range f.Nodes {
+		if n == nil {
+			return fmt.Errorf("xls: function %s: node %d is nil", f.Name, i)
+		}
+		if seen[n] {
+			return fmt.Errorf("xls: function %s: node %s listed twice", f.Name, n.RefName())
+		}
+		if err := checkType(n.Type); err != nil {
+			return fmt.Errorf("xls: function %s: node %s: %v", f.Name, n.RefName(), err)
+		}
+		if i < len(f.Params) {
+			if f.Params[i] != n || n.Op != "param" {
+				return fmt.Errorf("xls: function %s: node %s: parameters must come first in Nodes, in Params order", f.Name, n.RefName())
+			}
+			if len(n.Operands) != 0 || len(n.Attrs) != 0 {
+				return fmt.Errorf("xls: function %s: parameter %s has operands or attributes", f.Name, n.RefName())
+			}
+			seen[n] = true
+			continue
+		}
+		if n.Op == "param" {
+			return fmt.Errorf("xls: function %s: node %s: a param that is not in Params", f.Name, n.RefName())
+		}
+		for j, o := range n.Operands {
+			if o == nil || !seen[o] {
+				return fmt.Errorf("xls: function %s: node %s: operand %d is not defined before it in the function", f.Name, n.RefName(), j)
+			}
+		}
+		if err := checkNode(n, lookup); err != nil {
+			return fmt.Errorf("xls: function %s: node %s: %v", f.Name, n.RefName(), err)
+		}
+		seen[n] = true
+	}
+	if f.Ret == nil || !seen[f.Ret] {
+		return fmt.Errorf("xls: function %s: return value is not a node of the function", f.Name)
+	}
+	return nil
+}
+
+// checkCalls reports an error if some function of p calls itself.
+func checkCalls(p *outline.Package) error {
+	const (
+		unvisited = iota
+		active
+		done
+	)
+	state := make(map[*outline.Function]int, len(p.Funcs))
+	var visit func(f *outline.Function) error
+	visit = func(f *outline.Function) error {
+		switch state[f] {
+		case active:
+			return fmt.Errorf("xls: package %s: function %s calls itself", p.Name, f.Name)
+		case done:
+			return nil
+		}
+		state[f] = active
+		for _, n := range f.Nodes {
+			if n.Op == "invoke" {
+				name, _ := n.Attr("to_apply")
+				if err := visit(p.Func(name)); err != nil {
+					return err
+				}
+			}
+		}
+		state[f] = done
+		return nil
+	}
+	for _, f := range p.Funcs {
+		if err := visit(f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkType reports whether t is a well-formed type within the limits.
+func checkType(t outline.Type) error {
+	_, err := typeSize(t, 0)
+	return err
+}
+
+func typeSize(t outline.Type, depth int) (int, error) {
+	if depth > maxTypeDepth {
+		return 0, fmt.Errorf("type nested more than %d deep", maxTypeDepth)
+	}
+	size := 1
+	switch t.Kind {
+	case outline.Bits:
+		if t.Width < 0 || len(t.Elems) != 0 || t.Len != 0 {
+			return 0, fmt.Errorf("malformed bits type")
+		}
+		if t.Width/64 >= maxTypeSize {
+			return 0, fmt.Errorf("type too large (bits[%d])", t.Width)
+		}
+		size += t.Width / 64
+	case outline.Tuple:
+		if t.Width != 0 || t.Len != 0 {
+			return 0, fmt.Errorf("malformed tuple type")
+		}
+		for _, e := range t.Elems {
+			n, err := typeSize(e, depth+1)
+			if err != nil {
+				return 0, err
+			}
+			size += n
+			if size > maxTypeSize {
+				break
+			}
+		}
+	case outline.Array:
+		if t.Width != 0 || len(t.Elems) != 1 || t.Len < 0 {
+			return 0, fmt.Errorf("malformed array type")
+		}
+		if t.Len == 0 {
+			return 0, fmt.Errorf("empty arrays are not supported")
+		}
+		n, err := typeSize(t.Elems[0], depth+1)
+		if err != nil {
+			return 0, err
+		}
+		if t.Len > maxTypeSize || n > maxTypeSize {
+			return 0, fmt.Errorf("type too large")
+		}
+		size += t.Len * n
+	case outline.Token:
+		if t.Width != 0 || len(t.Elems) != 0 || t.Len != 0 {
+			return 0, fmt.Errorf("malformed token type")
+		}
+	default:
+		return 0, fmt.Errorf("unknown type kind %d", t.Kind)
+	}
+	if size > maxTypeSize {
+		return 0, fmt.Errorf("type too large")
+	}
+	return size, nil
+}
+
+// typeString writes t, or a placeholder when t is malformed.
+func typeString(t outline.Type) string {
+	if checkType(t) != nil {
+		return "<malformed type>"
+	}
+	return t.String()
+}
+
+// intAttr returns the value of a non-negative integer attribute of n.
+func intAttr(n *outline.Node, key string) (int, error) {
+	s, ok := n.Attr(key)
+	if !ok {
+		return 0, fmt.Errorf("%s has no %s attribute", n.Op, key)
+	}
+	v, err := strconv.Atoi(s)
+	if err != nil || v < 0 {
+		return 0, fmt.Errorf("%s attribute %s=%q is not a non-negative integer", n.Op, key, s)
+	}
+	return v, nil
+}
+
+// boolAttr returns the value of a boolean attribute of n, false if absent.
+func boolAttr(n *outline.Node, key string) (bool, error) {
+	s, ok := n.Attr(key)
+	switch {
+	case !ok || s == "false":
+		return false, nil
+	case s == "true":
+		return true, nil
+	}
+	return false, fmt.Errorf("%s attribute %s=%q is not true or false", n.Op, key, s)
+}
+
+// ceilLog2 returns the least k with 2^k >= n (0 for n <= 1).
+func ceilLog2(n int) int {
+	k := 0
+	for k < 63 && 1<<k < n {
+		k++
+	}
+	return k
+}
+
+// pow2AtLeast reports whether 2^w >= n (for n >= 0).
+func pow2AtLeast(w, n int) bool { return w >= 62 || 1<<w >= n }
+
+// A selLayout says how the operands of a sel, one_hot_sel or priority_sel
+// node are laid out after the selector.
+type selLayout struct {
+	cases      int
+	hasDefault bool
+}
+
+// layoutOf finds the layout of a select node from its operand count and
+// the width of its selector. For sel, when the cases and default number
+// exactly 2^w, all of them are taken as cases (a default that only the
+// last selector value reaches is a case of its own).
+func layoutOf(op string, nops, selWidth int) (selLayout, error) {
+	k := nops - 1
+	if k < 1 {
+		return selLayout{}, fmt.Errorf("%s has no cases", op)
+	}
+	switch op {
+	case "sel":
+		if !pow2AtLeast(selWidth, k) {
+			return selLayout{}, fmt.Errorf("sel has %d cases and default for a %d-bit selector", k, selWidth)
+		}
+		if selWidth < 62 && 1<<selWidth == k {
+			return selLayout{cases: k}, nil
+		}
+		if k < 2 {
+			return selLayout{}, fmt.Errorf("sel with %d case needs a default for a %d-bit selector", k, selWidth)
+		}
+		return selLayout{cases: k - 1, hasDefault: true}, nil
+	case "one_hot_sel":
+		if selWidth != k {
+			return selLayout{}, fmt.Errorf("one_hot_sel has %d cases for a %d-bit selector", k, selWidth)
+		}
+		return selLayout{cases: k}, nil
+	case "priority_sel":
+		switch {
+		case selWidth >= 1 && k == selWidth:
+			return selLayout{cases: k}, nil
+		case selWidth >= 1 && k == selWidth+1:
+			return selLayout{cases: k - 1, hasDefault: true}, nil
+		}
+		return selLayout{}, fmt.Errorf("priority_sel has %d operands after a %d-bit selector, want %d cases and an optional default", k, selWidth, selWidth)
+	}
+	return selLayout{}, fmt.Errorf("%s is not a select", op)
+}
+
+// checkNode verifies n's operation, operand count, attributes and type
+// against XLS's rules; its operands' types must already be well formed.
+// lookup finds invoked functions.
+func checkNode(n *outline.Node, lookup func(string) *outline.Function) error {
+	info, ok := ops[n.Op]
+	if !ok || n.Op == "param" {
+		return fmt.Errorf("unsupported operation %q", n.Op)
+	}
+	for i, a := range n.Attrs {
+		if !attrKeys[a.Key] || !info.takes(a.Key) {
+			return fmt.Errorf("%s has no attribute %s", n.Op, a.Key)
+		}
+		for _, b := range n.Attrs[:i] {
+			if b.Key == a.Key {
+				return fmt.Errorf("attribute %s given twice", a.Key)
+			}
+		}
+	}
+	for _, k := range info.keys {
+		if _, ok := n.Attr(k); attrKeys[k] && !ok && !info.isOptional(k) {
+			return fmt.Errorf("%s needs attribute %s", n.Op, k)
+		}
+	}
+	if info.operands != variadic && !info.takes("cases") && !info.takes("indices") && len(n.Operands) != info.operands {
+		return fmt.Errorf("%s has %d operands, want %d", n.Op, len(n.Operands), info.operands)
+	}
+	c := checker{n: n}
+	return c.check(lookup)
+}
+
+// A checker checks one node; its methods report the first problem.
+type checker struct {
+	n *outline.Node
+}
+
+func (c checker) operand(i int) outline.Type { return c.n.Operands[i].Type }
+
+// bits reports an error unless operand i is a bits value; it returns the width.
+func (c checker) bits(i int) (int, error) {
+	t := c.operand(i)
+	if t.Kind != outline.Bits {
+		return 0, fmt.Errorf("%s operand %d has type %s, want bits", c.n.Op, i, t)
+	}
+	return t.Width, nil
+}
+
+// result reports an error unless n's type is want.
+func (c checker) result(want outline.Type) error {
+	if !c.n.Type.Equal(want) {
+		return fmt.Errorf("%s has type %s, want %s", c.n.Op, c.n.Type, want)
+	}
+	return nil
+}
+
+// same reports an error unless operand i has type want.
+func (c checker) same(i int, want outline.Type) error {
+	if !c.operand(i).Equal(want) {
+		return fmt.Errorf("%s operand %d has type %s, want %s", c.n.Op, i, c.operand(i), want)
+	}
+	return nil
+}
+
+func (c checker) count(want int) error {
+	if len(c.n.Operands) != want {
+		return fmt.Errorf("%s has %d operands, want %d", c.n.Op, len(c.n.Operands), want)
+	}
+	return nil
+}
+
+func (c checker) check(lookup func(string) *outline.Function) error {
+	n, t := c.n, c.n.Type
+	switch n.Op {
+	case "neg", "not", "reverse", "add", "sub", "udiv", "sdiv", "umod", "smod":
+		for i := range n.Operands {
+			if err := c.same(i, t); err != nil {
+				return err
+			}
+		}
+		if t.Kind != outline.Bits {
+			return fmt.Errorf("%s has type %s, want bits", n.Op, t)
+		}
+	case "and", "or", "xor", "nand", "nor":
+		if len(n.Operands) == 0 {
+			return fmt.Errorf("%s has no operands", n.Op)
+		}
+		for i := range n.Operands {
+			if err := c.same(i, t); err != nil {
+				return err
+			}
+		}
+		if t.Kind != outline.Bits {
+			return fmt.Errorf("%s has type %s, want bits", n.Op, t)
+		}
+	case "identity":
+		return c.same(0, t)
+	case "and_reduce", "or_reduce", "xor_reduce":
+		if _, err := c.bits(0); err != nil {
+			return err
+		}
+		return c.result(outline.BitsType(1))
+	case "umul", "smul":
+		for i := range 2 {
+			if _, err := c.bits(i); err != nil {
+				return err
+			}
+		}
+		if t.Kind != outline.Bits {
+			return fmt.Errorf("%s has type %s, want bits", n.Op, t)
+		}
+	case "umulp", "smulp":
+		for i := range 2 {
+			if _, err := c.bits(i); err != nil {
+				return err
+			}
+		}
+		if t.Kind != outline.Tuple || len(t.Elems) != 2 || t.Elems[0].Kind != outline.Bits || !t.Elems[0].Equal(t.Elems[1]) {
+			return fmt.Errorf("%s has type %s, want a tuple of two equal bits types", n.Op, t)
+		}
+	case "shll", "shrl", "shra":
+		if err := c.same(0, t); err != nil {
+			return err
+		}
+		if t.Kind != outline.Bits {
+			return fmt.Errorf("%s has type %s, want bits", n.Op, t)
+		}
+		if _, err := c.bits(1); err != nil {
+			return err
+		}
+	case "eq", "ne":
+		if err := c.same(1, c.operand(0)); err != nil {
+			return err
+		}
+		return c.result(outline.BitsType(1))
+	case "ult", "ule", "ugt", "uge", "slt", "sle", "sgt", "sge":
+		if _, err := c.bits(0); err != nil {
+			return err
+		}
+		if err := c.same(1, c.operand(0)); err != nil {
+			return err
+		}
+		return c.result(outline.BitsType(1))
+	case "concat":
+		sum := 0
+		for i := range n.Operands {
+			w, err := c.bits(i)
+			if err != nil {
+				return err
+			}
+			sum += w
+		}
+		return c.result(outline.BitsType(sum))
+	case "bit_slice":
+		w, err := c.bits(0)
+		if err != nil {
+			return err
+		}
+		start, err := intAttr(n, "start")
+		if err != nil {
+			return err
+		}
+		width, err := intAttr(n, "width")
+		if err != nil {
+			return err
+		}
+		if start > w || width > w-start {
+			return fmt.Errorf("bit_slice start=%d width=%d of a %d-bit operand", start, width, w)
+		}
+		return c.result(outline.BitsType(width))
+	case "dynamic_bit_slice":
+		w, err := c.bits(0)
+		if err != nil {
+			return err
+		}
+		if _, err := c.bits(1); err != nil {
+			return err
+		}
+		width, err := intAttr(n, "width")
+		if err != nil {
+			return err
+		}
+		if width > w {
+			return fmt.Errorf("dynamic_bit_slice width=%d of a %d-bit operand", width, w)
+		}
+		return c.result(outline.BitsType(width))
+	case "bit_slice_update":
+		for i := range 3 {
+			if _, err := c.bits(i); err != nil {
+				return err
+			}
+		}
+		return c.result(c.operand(0))
+	case "sign_ext", "zero_ext":
+		w, err := c.bits(0)
+		if err != nil {
+			return err
+		}
+		nbc, err := intAttr(n, "new_bit_count")
+		if err != nil {
+			return err
+		}
+		if nbc < w {
+			return fmt.Errorf("%s new_bit_count=%d is less than the operand's %d bits", n.Op, nbc, w)
+		}
+		return c.result(outline.BitsType(nbc))
+	case "encode":
+		w, err := c.bits(0)
+		if err != nil {
+			return err
+		}
+		return c.result(outline.BitsType(ceilLog2(w)))
+	case "decode":
+		w, err := c.bits(0)
+		if err != nil {
+			return err
+		}
+		width, err := intAttr(n, "width")
+		if err != nil {
+			return err
+		}
+		if !pow2AtLeast(w, width) {
+			return fmt.Errorf("decode width=%d is more than 2^%d", width, w)
+		}
+		return c.result(outline.BitsType(width))
+	case "one_hot":
+		w, err := c.bits(0)
+		if err != nil {
+			return err
+		}
+		if _, ok := n.Attr("lsb_prio"); ok {
+			if _, err := boolAttr(n, "lsb_prio"); err != nil {
+				return err
+			}
+		}
+		return c.result(outline.BitsType(w + 1))
+	case "sel", "one_hot_sel", "priority_sel":
+		if len(n.Operands) == 0 {
+			return fmt.Errorf("%s has no selector", n.Op)
+		}
+		w, err := c.bits(0)
+		if err != nil {
+			return err
+		}
+		if _, err := layoutOf(n.Op, len(n.Operands), w); err != nil {
+			return err
+		}
+		for i := 1; i < len(n.Operands); i++ {
+			if err := c.same(i, t); err != nil {
+				return err
+			}
+		}
+	case "gate":
+		if err := c.same(0, outline.BitsType(1)); err != nil {
+			return err
+		}
+		return c.same(1, t)
+	case "tuple":
+		ts := make([]outline.Type, len(n.Operands))
+		for i := range ts {
+			ts[i] = c.operand(i)
+		}
+		return c.result(outline.TupleType(ts...))
+	case "tuple_index":
+		u := c.operand(0)
+		if u.Kind != outline.Tuple {
+			return fmt.Errorf("tuple_index operand has type %s, want a tuple", u)
+		}
+		index, err := intAttr(n, "index")
+		if err != nil {
+			return err
+		}
+		if index >= len(u.Elems) {
+			return fmt.Errorf("tuple_index index=%d of a %d-element tuple", index, len(u.Elems))
+		}
+		return c.result(u.Elems[index])
+	case "array":
+		if t.Kind != outline.Array {
+			return fmt.Errorf("array has type %s, want an array", t)
+		}
+		if t.Len != len(n.Operands) {
+			return fmt.Errorf("array of %d operands has type %s", len(n.Operands), t)
+		}
+		for i := range n.Operands {
+			if err := c.same(i, t.Elems[0]); err != nil {
+				return err
+			}
+		}
+	case "array_index", "array_update":
+		first := 1
+		if n.Op == "array_update" {
+			first = 2
+		}
+		if len(n.Operands) < first {
+			return fmt.Errorf("%s has %d operands, want at least %d", n.Op, len(n.Operands), first)
+		}
+		if _, err := boolAttr(n, "assumed_in_bounds"); err != nil {
+			return err
+		}
+		u := c.operand(0)
+		for i := first; i < len(n.Operands); i++ {
+			if _, err := c.bits(i); err != nil {
+				return err
+			}
+			if u.Kind != outline.Array {
+				return fmt.Errorf("%s has %d indices for an operand of type %s", n.Op, len(n.Operands)-first, c.operand(0))
+			}
+			u = u.Elems[0]
+		}
+		if n.Op == "array_update" {
+			if err := c.same(1, u); err != nil {
+				return err
+			}
+			return c.result(c.operand(0))
+		}
+		return c.result(u)
+	case "array_concat":
+		if len(n.Operands) == 0 {
+			return fmt.Errorf("array_concat has no operands")
+		}
+		total := 0
+		for i := range n.Operands {
+			u := c.operand(i)
+			if u.Kind != outline.Array || !u.Elems[0].Equal(c.operand(0).Elems[0]) {
+				return fmt.Errorf("array_concat operand %d has type %s, want an array like operand 0", i, u)
+			}
+			total += u.Len
+		}
+		if t.Kind != outline.Array || t.Len != total || !t.Elems[0].Equal(c.operand(0).Elems[0]) {
+			return fmt.Errorf("array_concat has type %s, want %s", t, outline.ArrayType(c.operand(0).Elems[0], total))
+		}
+	case "array_slice":
+		u := c.operand(0)
+		if u.Kind != outline.Array {
+			return fmt.Errorf("array_slice operand has type %s, want an array", u)
+		}
+		if _, err := c.bits(1); err != nil {
+			return err
+		}
+		width, err := intAttr(n, "width")
+		if err != nil {
+			return err
+		}
+		if width == 0 {
+			return fmt.Errorf("array_slice width=0 (empty arrays are not supported)")
+		}
+		return c.result(outline.ArrayType(u.Elems[0], width))
+	case "literal":
+		if err := c.count(0); err != nil {
+			return err
+		}
+		s, _ := n.Attr("value")
+		if _, err := ParseValue(t, s); err != nil {
+			return err
+		}
+	case "invoke":
+		name, _ := n.Attr("to_apply")
+		g := lookup(name)
+		if g == nil {
+			return fmt.Errorf("invoke of undefined function %s", name)
+		}
+		if len(g.Params) != len(n.Operands) {
+			return fmt.Errorf("invoke of %s with %d arguments, want %d", name, len(n.Operands), len(g.Params))
+		}
+		for i, q := range g.Params {
+			if q == nil || checkType(q.Type) != nil {
+				return fmt.Errorf("invoke of %s: malformed parameter %d", name, i)
+			}
+			if err := c.same(i, q.Type); err != nil {
+				return err
+			}
+		}
+		if g.Ret == nil || checkType(g.Ret.Type) != nil {
+			return fmt.Errorf("invoke of %s: malformed return value", name)
+		}
+		return c.result(g.Ret.Type)
+	default:
+		return fmt.Errorf("unsupported operation %q", n.Op)
+	}
+	return nil
+}
