@@ -12,6 +12,7 @@ import (
 	"nestor/frontend"
 	"nestor/ir"
 	"nestor/model"
+	"nestor/reroll"
 	"nestor/rfactor"
 	"nestor/sched"
 )
@@ -21,6 +22,12 @@ type Options struct {
 	// Check runs ir.Check after every pass (the CLI's -check flag; tests
 	// always set it).
 	Check bool
+	// Reroll turns statements unrolled by hand back into loops before
+	// anything else (package reroll; the CLI's --reroll, off by default):
+	// runs of isomorphic sibling statements whose subscripts and literals
+	// move in arithmetic progression become one loop, in the original
+	// execution order. A note names each run.
+	Reroll bool
 	// Schedule replaces the original order by an affine schedule from
 	// sched.Compute (the CLI's --schedule). Where the scheduler gives up,
 	// the region keeps its order and a note says why.
@@ -107,6 +114,7 @@ const GCPercent = 400
 // bands, made where the bands are known); parallel loops are marked when
 // the code is generated.
 var passes = []pass{
+	{name: "reroll", fn: rerollPass},
 	{name: "schedule", fn: schedule},
 	{name: "rfactor", fn: factor},
 }
@@ -114,6 +122,7 @@ var passes = []pass{
 // order lists the ordering constraints between passes and why they hold; a
 // test fails if passes breaks one.
 var order = []struct{ before, after, why string }{
+	{"reroll", "schedule", "rerolling recovers the loops a hand-unrolled body hid, which the scheduler then tiles, fuses and vectorizes; it works on the original loop tree (sibling statements, beta positions), which a schedule replaces"},
 	{"schedule", "rfactor", "rfactor factors the loops of the final schedule, and only those it leaves sequential"},
 }
 
@@ -248,6 +257,23 @@ func schedule(s *region, opt *Options) error {
 		return nil
 	}
 	s.Prog, s.loops = p, loops
+	return nil
+}
+
+// rerollPass replaces the runs of hand-unrolled statement copies of the
+// region by loops, with a note per run.
+func rerollPass(s *region, opt *Options) error {
+	if !opt.Reroll {
+		return nil
+	}
+	p, groups, err := reroll.Reroll(s.Prog)
+	if err != nil {
+		return err
+	}
+	for _, g := range groups {
+		opt.note(s.Scop, "rerolled at %s: %s", g.Pos, g)
+	}
+	s.Prog = p
 	return nil
 }
 

@@ -29,6 +29,7 @@ type sourceFlags struct {
 	keepCached      bool
 	norfactor       bool
 	assocMath, wrap bool
+	reroll          bool
 }
 
 func (s *sourceFlags) register(fs *flag.FlagSet) {
@@ -40,6 +41,7 @@ func (s *sourceFlags) register(fs *flag.FlagSet) {
 // registerOpt adds the flags that choose transformations (polycc's
 // spelling where it has one).
 func (s *sourceFlags) registerOpt(fs *flag.FlagSet) {
+	fs.BoolVar(&s.reroll, "reroll", false, "reroll hand-unrolled statements into loops: runs of isomorphic statements whose subscripts and literals move in arithmetic progression (y[i] = ...; y[i+1] = ...; ...) become one loop, in the original order, before scheduling")
 	fs.BoolVar(&s.schedule, "schedule", true, "compute an affine schedule (Pluto-style); --schedule=false keeps the original order and turns off what follows")
 	fs.BoolVar(&s.tile, "tile", true, "tile the permutable bands of the schedule")
 	fs.BoolVar(&s.notile, "notile", false, "do not tile (same as --tile=false)")
@@ -61,7 +63,7 @@ func (s *sourceFlags) options(w io.Writer) (pipeline.Options, error) {
 	o := pipeline.Options{Check: s.check, Schedule: s.schedule, Notes: w,
 		Align: s.align, Tile: s.schedule && s.tile && !s.notile, Parallel: s.schedule && s.parallel && !s.nopar,
 		UnrollJam: s.schedule && s.unrollJam, KeepCached: s.keepCached,
-		Rfactor: !s.norfactor, AssocMath: s.assocMath, Wrap: s.wrap}
+		Rfactor: !s.norfactor, AssocMath: s.assocMath, Wrap: s.wrap, Reroll: s.reroll}
 	if s.registerTile != "" {
 		r, c, ok := strings.Cut(s.registerTile, "x")
 		rows, err1 := strconv.ParseInt(r, 10, 64)
