@@ -76,6 +76,13 @@ func analyze(p *ir.Program, idx int, s *ir.Stmt) (*stmtInfo, error) {
 			}
 			g := Cond{Aff: truncate(c.Aff, eff+1), Eq: c.Eq, Divs: truncateDivs(dom.Divs, eff+1)}
 			st.addCond(eff, g)
+			// Bounds the guard implies without locals, so that the loop
+			// has bounds (i ≥ 4⌊n/4⌋ gives i ≥ n − 3).
+			if k := c.Innermost(); k >= 0 && k == eff && localsInnermost(c.Aff, inner) < k {
+				for _, r := range relax(c, dom.Divs) {
+					st.addBound(r, k)
+				}
+			}
 		case eff < 0:
 			if c.IsConst() {
 				if c.Const < 0 || c.Eq && c.Const != 0 {
@@ -87,22 +94,7 @@ func analyze(p *ir.Program, idx int, s *ir.Stmt) (*stmtInfo, error) {
 				st.pending = append(st.pending, Cond{Aff: truncate(c.Aff, 0), Eq: c.Eq})
 			}
 		default:
-			// a·i + rest ≥ 0 (or = 0) with i the counter at level eff.
-			a := c.Iter[eff]
-			rest := truncate(c.Aff, eff)
-			if c.Eq && a < 0 {
-				a, rest = -a, neg(rest)
-			}
-			lv := &st.lvl[eff]
-			switch {
-			case c.Eq:
-				lv.lower = append(lv.lower, normBound(neg(rest), a, true))
-				lv.upper = append(lv.upper, normBound(neg(rest), a, false))
-			case a > 0:
-				lv.lower = append(lv.lower, normBound(neg(rest), a, true))
-			default:
-				lv.upper = append(lv.upper, normBound(rest, -a, false))
-			}
+			st.addBound(c, eff)
 		}
 	}
 	for k := range st.lvl {
@@ -118,6 +110,73 @@ func analyze(p *ir.Program, idx int, s *ir.Stmt) (*stmtInfo, error) {
 		}
 	}
 	return st, nil
+}
+
+// addBound records the bounds constraint c (without locals) gives the
+// counter at level k, its innermost: a·i + rest ≥ 0 (or = 0).
+func (st *stmtInfo) addBound(c ir.Constraint, k int) {
+	a := c.Iter[k]
+	rest := truncate(c.Aff, k)
+	if c.Eq && a < 0 {
+		a, rest = -a, neg(rest)
+	}
+	lv := &st.lvl[k]
+	switch {
+	case c.Eq:
+		lv.lower = append(lv.lower, normBound(neg(rest), a, true))
+		lv.upper = append(lv.upper, normBound(neg(rest), a, false))
+	case a > 0:
+		lv.lower = append(lv.lower, normBound(neg(rest), a, true))
+	default:
+		lv.upper = append(lv.upper, normBound(rest, -a, false))
+	}
+}
+
+// relax returns inequalities without locals that constraint c implies:
+// with E = b·q + R and q = ⌊num/den⌋, den·E ≤ b·num + den·R when b > 0
+// (q ≤ num/den) and den·E ≤ b·(num − den + 1) + den·R when b < 0 (q ≥
+// (num − den + 1)/den), so E ≥ 0 implies the right side ≥ 0. Locals are
+// replaced from the last (whose numerators may use earlier ones) to the
+// first; an equality gives its two inequalities. The result is a superset
+// of c's points, for bounds; c itself stays as a guard.
+func relax(c ir.Constraint, divs []ir.Div) []ir.Constraint {
+	sides := []ir.Aff{c.Aff}
+	if c.Eq {
+		sides = append(sides, neg(c.Aff))
+	}
+	var out []ir.Constraint
+	for _, e := range sides {
+		e = e.Clone()
+		for l := len(divs) - 1; l >= 0; l-- {
+			if l >= len(e.Local) || e.Local[l] == 0 {
+				continue
+			}
+			b, dv := e.Local[l], divs[l]
+			e = scale(e, dv.Den)
+			e.Local[l] = 0
+			num := dv.Num
+			if b < 0 {
+				num = num.Clone()
+				num.Const -= dv.Den - 1
+			}
+			e = addScaled(e, num, b)
+		}
+		out = append(out, ir.Constraint{Aff: e})
+	}
+	return out
+}
+
+// addScaled returns a + m·b, as long as the longer of the two.
+func addScaled(a, b ir.Aff, m int64) ir.Aff {
+	pad := func(x, y []int64) []int64 {
+		out := make([]int64, max(len(x), len(y)))
+		copy(out, x)
+		for j, v := range y {
+			out[j] += m * v
+		}
+		return out
+	}
+	return ir.Aff{Iter: pad(a.Iter, b.Iter), Param: pad(a.Param, b.Param), Local: pad(a.Local, b.Local), Const: a.Const + m*b.Const}
 }
 
 // addCongruence records num ≡ 0 (mod den): a stride of the innermost

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"nestor/frontend"
 	"nestor/ir"
 )
 
@@ -460,5 +461,48 @@ func TestBodyRegisterLoad(t *testing.T) {
 	got := string(generate(t, p))
 	if !strings.Contains(got, "double A_r = A[i];") {
 		t.Errorf("A[i] is not loaded into its variable:\n%s", got)
+	}
+}
+
+// TestTraceFloorBounds traces loops whose bounds are floors of
+// parameters and counters (a hand-unrolled loop's remainder, i from
+// 4⌊n/4⌋, and its main part below it): the exact bound stays a guard,
+// the loop gets the bound it implies without the floor.
+func TestTraceFloorBounds(t *testing.T) {
+	cc := needCC(t)
+	src := `void k(int n, double y[100]) {
+  int i, j;
+#pragma scop
+  for (i = 0; i < 4 * (n / 4); i++)
+    y[i] = y[i] + 1.0;
+  for (i = 4 * (n / 4); i < n; i++)
+    y[i] = y[i] * 2.0;
+  for (i = 0; i < n; i++)
+    for (j = 3 * (i / 3); j <= i; j++)
+      y[j] = y[j] + y[i];
+  for (i = 0; i < n; i++)
+    for (j = i; j < 2 * ((i + n) / 2); j++)
+      y[j] = y[j] - 1.0;
+#pragma endscop
+}
+`
+	f, err := frontend.Parse("floor.c", []byte(src), frontend.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := f.Scops[0].Prog
+	n, err := Build(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin, region := traceBinary(t, cc, p, n)
+	for _, v := range []int64{-5, 0, 1, 3, 4, 5, 7, 8, 11} {
+		out, err := exec.Command(bin, fmt.Sprint(v)).Output()
+		if err != nil {
+			t.Fatalf("run n = %d: %v", v, err)
+		}
+		if want := expectedTrace(t, p, []int64{v}); string(out) != want {
+			t.Errorf("n = %d: trace mismatch\n%s\n--- want\n%s--- got\n%s", v, region, want, out)
+		}
 	}
 }

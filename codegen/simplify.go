@@ -662,6 +662,7 @@ func dropDominated(known []poly.Constraint, bs []Bound, lower bool, depth, np in
 	return out
 }
 
+// scale returns f·a.
 func scale(a ir.Aff, f int64) ir.Aff {
 	out := a.Clone()
 	for _, xs := range [][]int64{out.Iter, out.Param, out.Local} {
