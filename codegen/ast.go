@@ -112,19 +112,20 @@ func (c Cond) equal(d Cond) bool {
 	return slices.EqualFunc(c.Divs, d.Divs, func(x, y ir.Div) bool { return x.Den == y.Den && x.Num.Equal(y.Num) })
 }
 
-// MarkParallel annotates the loops of b whose counter level parallel
-// reports free of carried dependences: the outermost such loop of each
+// MarkParallel annotates the loops of b that parallel reports free of
+// carried dependences, given the loop's counter level and the statements
+// it runs: the outermost such loop of each
 // nest becomes "omp parallel for" when it contains loops or is outermost,
 // and a parallel loop that contains no loop and is not already the
 // OpenMP loop becomes "omp simd" (a parallel innermost loop under a
 // sequential one vectorizes rather than forking threads each time).
-func MarkParallel(b *Block, parallel func(level int) bool) {
+func MarkParallel(b *Block, parallel func(level int, stmts []int) bool) {
 	for _, n := range b.Body {
 		markParallel(n, parallel, false)
 	}
 }
 
-func markParallel(n Node, parallel func(int) bool, inside bool) {
+func markParallel(n Node, parallel func(int, []int) bool, inside bool) {
 	switch n := n.(type) {
 	case *Block:
 		for _, c := range n.Body {
@@ -135,7 +136,7 @@ func markParallel(n Node, parallel func(int) bool, inside bool) {
 			markParallel(c, parallel, inside)
 		}
 	case *Loop:
-		par := parallel(n.Level) && !singleIteration(n) // one iteration: nothing to share
+		par := parallel(n.Level, stmtsIn(n.Body)) && !singleIteration(n) // one iteration: nothing to share
 		leaf := innermost(n)
 		forked := par && !inside && (!leaf || n.Level == 0)
 		switch {
@@ -149,6 +150,56 @@ func markParallel(n Node, parallel func(int) bool, inside bool) {
 			markParallel(c, parallel, inside || forked)
 		}
 	}
+}
+
+// stmtsIn returns the statements of the instances in ns, each once.
+func stmtsIn(ns []Node) []int {
+	var out []int
+	var walk func(ns []Node)
+	walk = func(ns []Node) {
+		for _, n := range ns {
+			switch n := n.(type) {
+			case *Instance:
+				if !slices.Contains(out, n.Stmt) {
+					out = append(out, n.Stmt)
+				}
+			case *Loop:
+				walk(n.Body)
+			case *If:
+				walk(n.Body)
+			case *Block:
+				walk(n.Body)
+			}
+		}
+	}
+	walk(ns)
+	return out
+}
+
+// leaf reports whether loop l contains no loop of more than one
+// iteration: its body is the work of one iteration.
+func leaf(l *Loop) bool {
+	var has func(ns []Node) bool
+	has = func(ns []Node) bool {
+		for _, n := range ns {
+			switch n := n.(type) {
+			case *Loop:
+				if !singleIteration(n) || has(n.Body) {
+					return true
+				}
+			case *If:
+				if has(n.Body) {
+					return true
+				}
+			case *Block:
+				if has(n.Body) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return !has(l.Body)
 }
 
 // innermost reports whether loop l contains no loop.

@@ -548,7 +548,7 @@ const minForkTrip = 4096
 // fewer than minForkTrip iterations on one thread, when its trip count is
 // not known to be larger.
 func (pr *printer) forkIf(l *Loop) string {
-	if !innermost(l) {
+	if !leaf(l) {
 		return "" // the work is in the inner loops: the count says little
 	}
 	if lo, up := l.Lower, l.Upper; len(lo) == 1 && len(up) == 1 && lo[0].Of == nil && up[0].Of == nil && lo[0].Den == 1 && up[0].Den == 1 {

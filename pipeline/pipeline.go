@@ -172,7 +172,7 @@ func generate(s *region, src []byte, opt *Options) ([]byte, error) {
 		return nil, err
 	}
 	if opt.Parallel && s.loops != nil {
-		codegen.MarkParallel(tree, func(level int) bool { return s.loops[level].Parallel })
+		codegen.MarkParallel(tree, func(level int, stmts []int) bool { return s.loops[level].ParallelFor(stmts) })
 	}
 	if opt.UnrollJam && s.loops != nil {
 		rows, cols := model.Host().RegisterTile()

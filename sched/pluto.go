@@ -349,7 +349,9 @@ const maxILPRows = 1000
 // addRow records the loop row given by the unknowns sol, marks the edges
 // it satisfies and whether it is parallel: zero distance on every edge
 // live at the start of the band, so that the row's loop carries no
-// dependence, and neither does its tile loop when the band is tiled.
+// dependence, and neither does its tile loop when the band is tiled; and
+// per statement, whether it is for the edges of that statement
+// (Schedule.Carried).
 func (s *scheduler) addRow(sol []int64) {
 	np := s.np
 	for st, x := range s.p.Stmts {
@@ -366,17 +368,24 @@ func (s *scheduler) addRow(sol []int64) {
 		}
 	}
 	parallel := true
+	carried := make([]bool, len(s.p.Stmts))
 	for e, live := range s.live {
 		if !live {
 			continue
 		}
-		sat, zero := s.rowEffect(e, parallel)
-		parallel = parallel && zero
+		ed := s.g.Edges[e]
+		want := !carried[ed.Source] || !carried[ed.Target]
+		sat, zero := s.rowEffect(e, want)
+		if !zero { // or not asked: both ends carry one already
+			parallel = false
+			carried[ed.Source], carried[ed.Target] = true, true
+		}
 		if sat {
 			s.sat[e] = true
 		}
 	}
 	s.sc.Parallel = append(s.sc.Parallel, parallel)
+	s.sc.Carried = append(s.sc.Carried, carried)
 }
 
 // rowEffect reports whether the last row satisfies edge e (distance

@@ -19,11 +19,29 @@ type Schedule struct {
 	Rows [][]ir.Aff
 	// Parallel marks the time dimensions that carry no dependence.
 	Parallel []bool
+	// Carried[k][st] reports whether dimension k carries a dependence of
+	// statement st: an edge with st at one end, live at k, has a nonzero
+	// distance there. A loop of dimension k whose statements all have it
+	// false carries no dependence either, though other statements' loops
+	// of dimension k do (a distributed nest: gramschmidt's norm is a
+	// reduction along i, its update loops are parallel along j). Nil
+	// entries (scalar dimensions, schedules not from Compute) know only
+	// Parallel. See ParallelFor.
+	Carried [][]bool
 	// Bands lists the permutable bands: runs of loop dimensions every
 	// one of which respects (distance ≥ 0) every dependence not
 	// satisfied by an earlier dimension outside the band. Tiling and loop
 	// permutation stay inside a band.
 	Bands []Band
+}
+
+// ParallelFor reports whether dimension k carries no dependence of
+// statement st.
+func (sc *Schedule) ParallelFor(k, st int) bool {
+	if sc.Parallel[k] {
+		return true
+	}
+	return k < len(sc.Carried) && sc.Carried[k] != nil && !sc.Carried[k][st]
 }
 
 // Band is the run of time dimensions [Start, End).

@@ -35,6 +35,11 @@ type LoopInfo struct {
 	// Parallel reports whether the loop carries no dependence: its
 	// iterations may run in any order, in parallel, or as SIMD lanes.
 	Parallel bool
+	// ParallelStmts reports, per statement, whether the loop carries no
+	// dependence of that statement (Schedule.ParallelFor): a loop of the
+	// counter whose statements all have it is parallel (see ParallelFor).
+	// Nil: Parallel says all there is.
+	ParallelStmts []bool
 	// Tile reports whether the loop counts tiles.
 	Tile bool
 	// Size is the tile size of a tile loop.
@@ -50,6 +55,23 @@ type LoopInfo struct {
 	// Point loops (Tile false) of one band may be permuted, strip-mined
 	// and jammed among themselves.
 	Band int
+}
+
+// ParallelFor reports whether a loop of this counter around (exactly) the
+// statements stmts carries no dependence.
+func (li LoopInfo) ParallelFor(stmts []int) bool {
+	if li.Parallel {
+		return true
+	}
+	if li.ParallelStmts == nil || len(stmts) == 0 {
+		return false
+	}
+	for _, st := range stmts {
+		if !li.ParallelStmts[st] {
+			return false
+		}
+	}
+	return true
 }
 
 // ApplyPlan rewrites p in the order of sc, laid out as plan says; see
@@ -141,6 +163,17 @@ func layout(p *ir.Program, sc *Schedule, loops []int, olds [][]ir.Aff, plan Plan
 
 	lay := &planLayout{pos: make([]int, m), skew: map[int]int{}}
 	parallel := func(j int) bool { return sc.Parallel[loops[j]] }
+	// stmtsParallel gives LoopInfo.ParallelStmts of loop j.
+	stmtsParallel := func(j int) []bool {
+		if sc.Parallel[loops[j]] || loops[j] >= len(sc.Carried) || sc.Carried[loops[j]] == nil {
+			return nil
+		}
+		out := make([]bool, len(p.Stmts))
+		for st := range out {
+			out[st] = sc.ParallelFor(loops[j], st)
+		}
+		return out
+	}
 	bands := 0
 	for _, g := range groups {
 		band := 0
@@ -157,7 +190,11 @@ func layout(p *ir.Program, sc *Schedule, loops []int, olds [][]ir.Aff, plan Plan
 			if plan.Reorder {
 				// A parallel tile loop outermost: its loop becomes the
 				// OpenMP loop with the most work per thread.
-				if k := slices.IndexFunc(tiles, parallel); k > 0 {
+				k := slices.IndexFunc(tiles, parallel)
+				if k < 0 {
+					k = mostParallel(p, sc, loops, tiles)
+				}
+				if k > 0 {
 					j := tiles[k]
 					tiles = append([]int{j}, slices.Delete(tiles, k, k+1)...)
 				}
@@ -168,22 +205,23 @@ func layout(p *ir.Program, sc *Schedule, loops []int, olds [][]ir.Aff, plan Plan
 				at := len(lay.info)
 				size := sizes[slices.Index(g, j)]
 				lay.tiles = append(lay.tiles, tileLoop{at: at, j: j, size: size})
-				lay.info = append(lay.info, LoopInfo{Parallel: parallel(j), Tile: true, Size: size, Dim: loops[j], Band: band})
+				lay.info = append(lay.info, LoopInfo{Parallel: parallel(j), ParallelStmts: stmtsParallel(j), Tile: true, Size: size, Dim: loops[j], Band: band})
 				lay.start = append(lay.start, -1)
 			}
 			lay.start[first] = g[0]
-			if plan.Wavefront && !slices.ContainsFunc(g, parallel) {
+			if plan.Wavefront && !slices.ContainsFunc(g, parallel) && !eachParallel(p, sc, loops, g) {
 				// T1 + T2 replaces T1; T2 then carries no dependence of
 				// the band (distances are non-negative in both).
 				lay.skew[first] = first + 1
 				lay.info[first].Parallel = false
 				lay.info[first].Wavefront = true
 				lay.info[first+1].Parallel = true
+				lay.info[first].ParallelStmts, lay.info[first+1].ParallelStmts = nil, nil
 			}
 		}
 		for n, j := range points {
 			lay.pos[j] = len(lay.info)
-			lay.info = append(lay.info, LoopInfo{Parallel: parallel(j), Dim: loops[j], Band: band})
+			lay.info = append(lay.info, LoopInfo{Parallel: parallel(j), ParallelStmts: stmtsParallel(j), Dim: loops[j], Band: band})
 			if n == 0 && !(plan.Tile && len(g) > 1) {
 				lay.start = append(lay.start, g[0])
 			} else {
@@ -192,6 +230,53 @@ func layout(p *ir.Program, sc *Schedule, loops []int, olds [][]ir.Aff, plan Plan
 		}
 	}
 	return lay
+}
+
+// loopRows returns the statements whose rows at the band's dimensions
+// (loops[j], j in g) are not constant: those the band's loops scan, with
+// how many of them each has.
+func loopRows(p *ir.Program, sc *Schedule, loops []int, g []int) map[int]int {
+	out := map[int]int{}
+	for st := range p.Stmts {
+		for _, j := range g {
+			if slices.ContainsFunc(sc.Rows[st][loops[j]].Iter, func(c int64) bool { return c != 0 }) {
+				out[st]++
+			}
+		}
+	}
+	return out
+}
+
+// eachParallel reports whether every statement that two or more loops of
+// band g scan has one of them parallel for it: the statements were
+// distributed, and each nest has a parallel loop of its own, so a
+// wavefront of tiles (which serializes the outer tile loop) would lose
+// what they have.
+func eachParallel(p *ir.Program, sc *Schedule, loops []int, g []int) bool {
+	for st, n := range loopRows(p, sc, loops, g) {
+		if n >= 2 && !slices.ContainsFunc(g, func(j int) bool { return sc.ParallelFor(loops[j], st) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// mostParallel returns the index in tiles of the loop parallel for the
+// most statements that it scans, −1 when it is parallel for none.
+func mostParallel(p *ir.Program, sc *Schedule, loops []int, tiles []int) int {
+	best, bestN := -1, 0
+	for k, j := range tiles {
+		n := 0
+		for st := range loopRows(p, sc, loops, []int{j}) {
+			if sc.ParallelFor(loops[j], st) {
+				n++
+			}
+		}
+		if n > bestN {
+			best, bestN = k, n
+		}
+	}
+	return best
 }
 
 // stmt builds statement s over the new counters from old (s's counters as

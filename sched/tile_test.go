@@ -1,6 +1,7 @@
 package sched
 
 import (
+	"strings"
 	"testing"
 
 	"nestor/deps"
@@ -55,5 +56,62 @@ func TestInnermostAvoidsRecurrence(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestParallelPerStatement lays out gramschmidt: its norm is a reduction
+// along i, distributed from the updates of R and A, which are parallel
+// along j. No time dimension is parallel for every statement, but each
+// update's nest has its own parallel loop: no tile wavefront, and the
+// updates' outermost loop is parallel for them, not for the norm.
+func TestParallelPerStatement(t *testing.T) {
+	f, err := frontend.ParseFile("../testdata/kernels/gramschmidt.c", frontend.Config{Defines: []string{"LARGE_DATASET"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := f.Scops[0].Prog
+	g, err := deps.Analyze(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := Compute(p, g, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byText := func(text string) int {
+		for st, s := range p.Stmts {
+			if strings.Contains(s.Text, text) {
+				return st
+			}
+		}
+		t.Fatalf("no statement %q", text)
+		return -1
+	}
+	norm, rUpd, aUpd := byText("nrm +="), byText("R[k][j] +="), byText("A[i][j] = A[i][j] -")
+	_, info, err := ApplyPlan(p, sc, Plan{Tile: true, Reorder: true, Wavefront: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for c, li := range info {
+		if li.Wavefront {
+			t.Errorf("loop %d is a tile wavefront", c)
+		}
+	}
+	// The outermost counter scanning a band dimension of the updates.
+	found := false
+	for _, li := range info {
+		if li.Band == 0 {
+			continue
+		}
+		if li.ParallelFor([]int{rUpd}) && li.ParallelFor([]int{aUpd}) {
+			found = true
+			if li.ParallelFor([]int{norm}) {
+				t.Errorf("loop of dimension %d parallel for the norm's reduction too", li.Dim)
+			}
+			break
+		}
+	}
+	if !found {
+		t.Errorf("no loop of the band is parallel for the updates: %+v", info)
 	}
 }
