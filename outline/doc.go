@@ -1,7 +1,7 @@
 // Package outline finds repeated subgraphs of dataflow graphs by
 // collision-avoiding anti-unification and outlines them into functions
 // (the pass proposed for the XLS hardware compiler,
-// ../shared/seeds/001_6e16765b8886f4d7.txt).
+// ../shared/seeds/001_6e16765b8886f4d7.txt), and inlines them back.
 //
 // # Graphs
 //
@@ -11,10 +11,74 @@
 // where a graph came from: the sub-package xls reads and writes XLS IR
 // text and evaluates it, and nestor builds graphs from statement bodies.
 //
+// # The pass
+//
+// [Outline] repeats four steps on one function until nothing pays:
+//
+//   - analysis.go: the function as arrays, with its post-dominator tree;
+//     the nodes a node's value alone feeds form its fanout-free cone.
+//   - table.go: for every pair of nodes with one match key (Label and
+//     operand types), the size of their anti-unifier, by dynamic
+//     programming in topological order; after the first iteration only
+//     the pairs whose cones changed are recomputed.
+//   - choose.go: on each group of equal keys, the weighted graph of the
+//     pairs; the AblateClique (greedy) or a maximum-clique search
+//     (exact) proposes instance sets maximizing (n-1)·k; the best are
+//     verified by anti-unifying the whole set.
+//   - outline.go: the best set becomes a function outlined_N, each
+//     instance an invoke of it.
+//
+// [Antiunify] is the anti-unifier of two expression trees;
+// [AntiunifySet] is the one the pass uses (antiunify.go explains it):
+// instances are disjoint (collision avoidance), closed (no node but the
+// root is used outside its instance) and consistent (a node an instance
+// uses twice is one pattern node, used twice by every instance; where the
+// instances disagree, the value is an input). Its size k counts matched
+// operations: holes, parameters, literals and invokes count 0 (a literal
+// equal in all instances is kept inside the pattern). Commutative
+// operands are put in a canonical order ([Canonicalize]) and, for two
+// operands, exchanged when that matches more.
+//
+// Objectives: [Nodes] saves (n-1)·k; [Area] weighs operations by width
+// (areaOf) and charges, per extra instance, the width of each input that
+// differs between instances, the multiplexers of the shared instance.
+// [Cost] measures a package the same way: each step lowers it by at least
+// the step's saving, which is positive, so the pass terminates, and
+// [Options].MinSize keeps patterns of fewer operations out.
+//
 // # Invariants
 //
 //   - Every operand of a node is defined earlier in the same function.
 //   - Parameters come first in Nodes, in the order of Params.
-//   - Node IDs are unique within a function.
+//   - Node IDs are unique within a function (the pass and Inline give new
+//     nodes IDs unused in the whole package).
 //   - Two nodes can be matched only when their Labels are equal.
+//   - After Outline, every function passes Check; running Outline again
+//     on the result changes nothing; Inline gives back functions
+//     StructurallyEqual to the originals once both are canonicalized
+//     (same values, commutative operands possibly reordered).
+//
+// # Limits
+//
+// Exact: the anti-unifier of a pair and of a set under the definition
+// above; the table's entries, which equal AntiunifySet on the pair
+// (tested), except where a collision lies more than maxWalk levels down
+// the post-dominator tree, or the pair falls in two blocks of a group
+// larger than maxGroup; the exact choice, optimal for the clique
+// model max (n-1)·(minimum pairwise weight) when it finishes within
+// maxBKCalls (Report.Exact says so). Heuristic: the clique model itself
+// (the set's anti-unifier can be smaller than its weakest pair; the pass
+// verifies before it outlines); the greedy choice; the multiplexer bits
+// of a pair under Area (holes with equal arguments are merged only in the
+// verified set); choosing one pattern at a time.
+//
+// Not done: matching modulo associativity; a node whose uses reach its
+// post-dominator through another node's cone (rather than directly or
+// through siblings) is never an inner node of an instance; multi-output
+// patterns (an instance has one root); under Area, patterns never
+// contain invokes, and operations whose area depends on a literal
+// operand (shifts) match only with the same literal. Only the function
+// given is searched, not the functions the pass creates: a repeat inside
+// an outlined body repeats in every instance too, and would have been
+// chosen first if it saved more.
 package outline

@@ -1,0 +1,481 @@
+package outline
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+)
+
+// Options configure Outline.
+type Options struct {
+	Objective Objective
+	// Exact chooses each instance set by exact maximum-clique search
+	// (exactChoice) instead of the greedy choice (greedyChoice).
+	Exact bool
+	// MinSize is the least number of operations k of an outlined
+	// pattern; 0 means 3 under Nodes and 2 under Area. (Sharing single
+	// operations is what XLS's mutual exclusion pass already does; under
+	// Nodes, patterns of one or two nodes save little and many of them
+	// crowd out larger ones.)
+	MinSize int
+	// MaxFuncs stops the pass after that many outlined functions; 0
+	// means no limit.
+	MaxFuncs int
+}
+
+func (o Options) minSize() int {
+	switch {
+	case o.MinSize > 0:
+		return o.MinSize
+	case o.Objective == Area:
+		return 2
+	}
+	return 3
+}
+
+// A Report says what Outline did.
+type Report struct {
+	Func      string
+	Objective Objective
+	Funcs     []Outlined // in the order created
+	// CostBefore and CostAfter are Cost of the package under the
+	// objective; CostBefore - CostAfter is at least the sum of Saved.
+	CostBefore, CostAfter int64
+	Iterations            int
+	Pairs                 int64 // pairwise table entries computed, all iterations
+	Verified              int   // candidate sets anti-unified to check the estimate
+	// Exact is set when Options.Exact was and every choice was proven
+	// optimal under the clique model within maxBKCalls.
+	Exact bool
+	Time  time.Duration
+}
+
+// Outlined describes one function the pass created.
+type Outlined struct {
+	Name      string
+	Pattern   string // in the notation of Pattern.String
+	Instances int    // n
+	Size      int    // k, operations of the pattern
+	Area      int64  // the pattern's area (areaOf)
+	Params    int
+	MuxBits   int64 // width of the parameters whose arguments differ between instances
+	Saved     int64 // (n-1)·k under Nodes, (n-1)·(Area-MuxBits) under Area
+}
+
+// maxCandidates is how many candidate sets per block the choice keeps for
+// verification, and maxVerify how many the pass anti-unifies per
+// iteration before it settles for the best verified one.
+const (
+	maxCandidates = 4
+	maxVerify     = 64
+)
+
+// outlinedPrefix names the functions Outline creates: outlined_0,
+// outlined_1, ... (the first names the package does not use). Inline
+// removes such functions once nothing invokes them.
+const outlinedPrefix = "outlined_"
+
+// Outline repeatedly finds the instance set of function fn of p that
+// saves the most under opt.Objective, replaces each instance by an invoke
+// of a new function holding the pattern (added to p), and stops when no
+// set saves anything; patterns of fewer than opt.MinSize operations are
+// not considered. Each step lowers Cost(p, opt.Objective) by at least its
+// Saved amount, which is positive, so the pass terminates; running it
+// again on its result changes nothing.
+//
+// It first canonicalizes fn (Canonicalize) and keeps it canonical. Only
+// fn is searched, not the functions it creates: a pattern that repeats
+// inside an outlined body repeats in each of its instances too, and
+// would have been chosen first if it saved more. Under Nodes, later
+// patterns may contain invokes of earlier ones, so outlined functions
+// nest.
+func Outline(p *Package, fn string, opt Options) (*Report, error) {
+	start := time.Now()
+	f := p.Func(fn)
+	if f == nil {
+		return nil, fmt.Errorf("outline: no function %s", fn)
+	}
+	if err := f.Check(); err != nil {
+		return nil, err
+	}
+	obj := opt.Objective
+	rep := &Report{Func: fn, Objective: obj, CostBefore: Cost(p, obj), Exact: opt.Exact}
+	keys := newKeyTable()
+	seeds := canonicalize(f)
+	var tbl *table
+	for opt.MaxFuncs == 0 || len(rep.Funcs) < opt.MaxFuncs {
+		rep.Iterations++
+		a := analyze(f, obj, keys)
+		if tbl == nil {
+			tbl = buildTable(a, nil, nil)
+		} else {
+			tbl = buildTable(a, tbl, affected(a, seeds))
+		}
+		m, proven, err := choose(tbl, opt, rep)
+		if err != nil {
+			return nil, err
+		}
+		rep.Exact = rep.Exact && proven
+		if m == nil {
+			break
+		}
+		name := freshName(p)
+		invokes, err := apply(p, f, m, name)
+		if err != nil {
+			return nil, err
+		}
+		rep.Funcs = append(rep.Funcs, Outlined{
+			Name: name, Pattern: m.Pattern.String(), Instances: len(m.Instances), Size: m.Size,
+			Area: m.Area, Params: len(m.Pattern.Params), MuxBits: m.MuxBits, Saved: m.Saved(obj),
+		})
+		seeds = append(canonicalize(f), invokes...)
+	}
+	if tbl != nil {
+		rep.Pairs = tbl.total
+	}
+	rep.CostAfter = Cost(p, obj)
+	rep.Time = time.Since(start)
+	return rep, nil
+}
+
+// affected marks the nodes of a whose table rows must be recomputed: the
+// seeds (new invokes, reordered nodes) and their post-dominator
+// ancestors, whose cones contain them.
+func affected(a *analysis, seeds []*Node) []bool {
+	aff := make([]bool, len(a.nodes))
+	for _, s := range seeds {
+		i, ok := a.index[s]
+		if !ok {
+			continue
+		}
+		for x := i; x != sink && !aff[x]; x = a.ipdom[x] {
+			aff[x] = true
+		}
+	}
+	return aff
+}
+
+// choose returns the best verified instance set of the table's function,
+// or nil when none saves anything, and whether every block's candidates
+// come from a finished exact search (true when opt.Exact is not set).
+//
+// Candidates are verified in decreasing order of their estimated saving,
+// by anti-unifying the whole set (AntiunifySet's algorithm), and the
+// search stops at the first estimate that cannot beat the best verified
+// saving: the set's anti-unifier is contained in the pair anti-unifier
+// of its first root with each other root, so (n-1)·(min weight) bounds
+// it (exactly for the pairs with the first root; the minimum over all
+// pairs is a close heuristic bound).
+func choose(t *table, opt Options, rep *Report) (*Match, bool, error) {
+	minK := opt.minSize()
+	thresh := int64(minK)
+	if opt.Objective == Area {
+		thresh = 1
+	}
+	type cand struct {
+		b  *block
+		cl clique
+	}
+	var cands []cand
+	proven := true
+	for _, b := range t.blocks {
+		if b.dirty || b.cands == nil {
+			b.cands, b.proven = blockChoice(t, b, thresh, opt.Exact)
+			b.dirty = false
+		}
+		proven = proven && b.proven
+		for _, cl := range b.cands {
+			cands = append(cands, cand{b, cl})
+		}
+	}
+	slices.SortStableFunc(cands, func(x, y cand) int { return cmp64(y.cl.score, x.cl.score) })
+	var best *Match
+	var bestScore int64
+	a := t.a
+	for i, c := range cands {
+		if i >= maxVerify || c.cl.score <= bestScore {
+			break
+		}
+		roots := make([]int32, len(c.cl.nodes))
+		for j, s := range c.cl.nodes {
+			roots[j] = c.b.idx[s]
+		}
+		m, err := a.extract(roots, t, t.st)
+		if err != nil {
+			return nil, false, fmt.Errorf("outline: internal error: %v", err)
+		}
+		if err := checkMatch(a, m); err != nil {
+			return nil, false, err
+		}
+		rep.Verified++
+		if s := m.Saved(opt.Objective); m.Size >= minK && s > bestScore {
+			best, bestScore = m, s
+		}
+	}
+	return best, proven, nil
+}
+
+// blockChoice builds the choice graph of block b (edges of weight ≥
+// thresh between live members) and returns its best candidates.
+func blockChoice(t *table, b *block, thresh int64, exact bool) ([]clique, bool) {
+	g := b.g()
+	var edges []wedge
+	if b.flat {
+		// Every pair matches at the root alone: weight at most the
+		// heaviest member's.
+		var top int64
+		for i, x := range b.idx {
+			if !b.dead[i] {
+				top = max(top, int64(t.a.w[x]))
+			}
+		}
+		if top < thresh {
+			return []clique{}, true
+		}
+		for i := range g {
+			for j := range i {
+				if !b.dead[i] && !b.dead[j] {
+					if w := t.edge(b, i, j); w >= thresh {
+						edges = append(edges, wedge{int32(i), int32(j), w})
+					}
+				}
+			}
+		}
+	} else {
+		// Two passes over the triangle: count, then fill.
+		weight := func(k int) int64 {
+			v := int64(b.ca[k])
+			if t.area {
+				v -= int64(b.camux[k])
+			}
+			return v
+		}
+		count, live := 0, 0
+		lo, hi := int64(1<<62), int64(0)
+		for i := range g {
+			if b.dead[i] {
+				continue
+			}
+			live++
+			row := i * (i - 1) / 2
+			for j := range i {
+				if w := weight(row + j); !b.dead[j] && w >= thresh {
+					count++
+					lo, hi = min(lo, w), max(hi, w)
+				}
+			}
+		}
+		if count > 0 && count == live*(live-1)/2 && lo == hi {
+			// A clique of equal weights (rotations, say): the whole block
+			// is the only candidate.
+			var ns []int32
+			for i := range g {
+				if !b.dead[i] {
+					ns = append(ns, int32(i))
+				}
+			}
+			return []clique{{ns, lo, int64(live-1) * lo}}, true
+		}
+		edges = make([]wedge, 0, count)
+		for i := 1; i < g; i++ {
+			if b.dead[i] {
+				continue
+			}
+			row := i * (i - 1) / 2
+			for j := range i {
+				if w := weight(row + j); !b.dead[j] && w >= thresh {
+					edges = append(edges, wedge{int32(i), int32(j), w})
+				}
+			}
+		}
+	}
+	if len(edges) == 0 {
+		return []clique{}, true
+	}
+	w := func(i, j int32) int64 {
+		if w := t.edge(b, int(i), int(j)); w >= thresh {
+			return w
+		}
+		return 0
+	}
+	var cs []clique
+	proven := false
+	if exact {
+		cs, proven = exactChoice(g, edges, w)
+	} else {
+		cs = greedyChoice(g, edges, w)
+	}
+	if len(cs) > maxCandidates {
+		cs = cs[:maxCandidates]
+	}
+	return cs, proven || !exact
+}
+
+// checkMatch verifies what outlining m relies on, invariants of
+// AntiunifySet whose violation is our bug: no node is in two instances,
+// and no node of an instance other than its root is used outside it or
+// is an argument of it.
+func checkMatch(a *analysis, m *Match) error {
+	seen := map[*Node]int{}
+	for i, in := range m.Instances {
+		for _, x := range in.Nodes {
+			if j, ok := seen[x]; ok {
+				return fmt.Errorf("outline: internal error: node %s in instances %d and %d of %s", x.RefName(), j, i, m.Pattern)
+			}
+			seen[x] = i
+		}
+	}
+	for i, in := range m.Instances {
+		for _, x := range in.Nodes {
+			if x == in.Root {
+				continue
+			}
+			if slices.Contains(in.Args, x) {
+				return fmt.Errorf("outline: internal error: node %s of instance %d of %s is also an argument", x.RefName(), i, m.Pattern)
+			}
+			for _, u := range a.users(a.index[x]) {
+				if j, ok := seen[a.nodes[u]]; !ok || j != i {
+					return fmt.Errorf("outline: internal error: node %s of instance %d of %s is used by %s outside it", x.RefName(), i, m.Pattern, a.nodes[u].RefName())
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func freshName(p *Package) string {
+	for i := 0; ; i++ {
+		if name := fmt.Sprintf("%s%d", outlinedPrefix, i); p.Func(name) == nil {
+			return name
+		}
+	}
+}
+
+func maxID(p *Package) int {
+	m := 0
+	for _, f := range p.Funcs {
+		for _, n := range f.Nodes {
+			m = max(m, n.ID)
+		}
+	}
+	return m
+}
+
+// apply outlines the instances of m in f: it adds function name, with the
+// pattern's parameters and nodes, to p, puts an invoke of it in place of
+// each instance's root, and removes the instances' other nodes and the
+// literals only they used. It returns the invokes.
+func apply(p *Package, f *Function, m *Match, name string) ([]*Node, error) {
+	id := maxID(p)
+	next := func() int { id++; return id }
+	// The new function.
+	g := &Function{Name: name}
+	made := make([]*Node, len(m.Pattern.Nodes))
+	for i, pn := range m.Pattern.Nodes {
+		if pn.Hole() && made[i] == nil {
+			nd := &Node{ID: next(), Name: fmt.Sprintf("p%d", pn.Param), Op: "param", Type: pn.Type}
+			made[i] = nd
+		}
+	}
+	params := make([]*Node, len(m.Pattern.Params))
+	for i, pn := range m.Pattern.Nodes {
+		if pn.Hole() {
+			params[pn.Param] = made[i]
+		}
+	}
+	if slices.Contains(params, nil) {
+		return nil, errors.New("outline: internal error: pattern parameter without a hole")
+	}
+	g.Params = params
+	g.Nodes = append(g.Nodes, params...)
+	inst0 := m.Instances[0].Nodes
+	k := 0
+	for i, pn := range m.Pattern.Nodes {
+		if pn.Hole() {
+			continue
+		}
+		nd := &Node{ID: next(), Op: pn.Op, Type: pn.Type, Attrs: slices.Clone(pn.Attrs)}
+		for _, a := range pn.Args {
+			nd.Operands = append(nd.Operands, made[a])
+		}
+		if pn.Op != "literal" {
+			nd.Pos = inst0[k].Pos
+			k++
+		}
+		made[i] = nd
+		g.Nodes = append(g.Nodes, nd)
+	}
+	g.Ret = made[m.Pattern.Root()]
+	// The caller.
+	replace := map[*Node]*Node{}
+	remove := map[*Node]bool{}
+	var invokes []*Node
+	for _, in := range m.Instances {
+		inv := &Node{ID: next(), Op: "invoke", Type: in.Root.Type, Operands: slices.Clone(in.Args),
+			Attrs: []Attr{{Key: "to_apply", Value: name}}, Pos: in.Root.Pos}
+		replace[in.Root] = inv
+		invokes = append(invokes, inv)
+		for _, x := range in.Nodes {
+			remove[x] = true
+		}
+	}
+	var nodes []*Node
+	lits := map[*Node]bool{} // literals that removed nodes used
+	for _, x := range f.Nodes {
+		if inv, ok := replace[x]; ok {
+			nodes = append(nodes, inv)
+			for _, o := range x.Operands {
+				if o.Op == "literal" {
+					lits[o] = true
+				}
+			}
+			continue
+		}
+		if remove[x] {
+			for _, o := range x.Operands {
+				if o.Op == "literal" {
+					lits[o] = true
+				}
+			}
+			continue
+		}
+		for i, o := range x.Operands {
+			if r, ok := replace[o]; ok {
+				x.Operands[i] = r
+			}
+		}
+		nodes = append(nodes, x)
+	}
+	for _, inv := range invokes {
+		for i, o := range inv.Operands {
+			if r, ok := replace[o]; ok {
+				inv.Operands[i] = r
+			}
+		}
+	}
+	if r, ok := replace[f.Ret]; ok {
+		f.Ret = r
+	}
+	used := map[*Node]bool{f.Ret: true}
+	for _, x := range nodes {
+		for _, o := range x.Operands {
+			used[o] = true
+		}
+	}
+	f.Nodes = nodes[:0:0]
+	for _, x := range nodes {
+		if !lits[x] || used[x] {
+			f.Nodes = append(f.Nodes, x)
+		}
+	}
+	Canonicalize(g)
+	p.Funcs = append(p.Funcs, g)
+	if err := g.Check(); err != nil {
+		return nil, fmt.Errorf("outline: internal error: outlined function: %v", err)
+	}
+	if err := f.Check(); err != nil {
+		return nil, fmt.Errorf("outline: internal error: after outlining %s: %v", name, err)
+	}
+	return invokes, nil
+}
