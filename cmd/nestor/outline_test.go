@@ -1,0 +1,98 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"nestor/outline/xls"
+)
+
+// TestOutline runs nestor outline on the acceptance example (four copies
+// of a 4-operation pattern) and on the XLS test files: the output must
+// parse, evaluate as the input on random vectors, and invoke the new
+// functions where repetition was planted; --inline must give back a
+// package without invocations of them.
+func TestOutline(t *testing.T) {
+	for _, tc := range []struct {
+		file    string
+		args    []string
+		planted bool // the file repeats a pattern the pass must find
+		report  string
+	}{
+		{"testdata/rep.ir", nil, true, "n = 4 instances, k = 4 operations"},
+		{"testdata/rep.ir", []string{"--exact"}, true, "each choice optimal"},
+		{"testdata/rep.ir", []string{"--objective", "area"}, true, "area"},
+		{"../../outline/xls/testdata/crc32.ir", nil, true, "n = 32 instances"},
+		{"../../outline/xls/testdata/fir.ir", nil, true, "outlined_0: n = 8 instances"},
+		{"../../outline/xls/testdata/hash.ir", nil, true, "n = 8 instances"},
+		{"../../outline/xls/testdata/misc.ir", nil, false, "0 functions outlined"},
+	} {
+		out := filepath.Join(t.TempDir(), "out.ir")
+		code, stdout, errw := nestor(t, append([]string{"outline", tc.file, "-o", out}, tc.args...)...)
+		if code != 0 {
+			t.Errorf("%s %v: status %d: %s", tc.file, tc.args, code, errw)
+			continue
+		}
+		if !strings.Contains(stdout, tc.report) {
+			t.Errorf("%s %v: report lacks %q:\n%s", tc.file, tc.args, tc.report, stdout)
+		}
+		src, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := xls.Parse(out, src)
+		if err != nil {
+			t.Fatalf("%s %v: output does not parse: %v", tc.file, tc.args, err)
+		}
+		origSrc, _ := os.ReadFile(tc.file)
+		orig, err := xls.Parse(tc.file, origSrc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range orig.Funcs {
+			if err := xls.EvalEqual(orig, f, p, p.Func(f.Name), 1000, 7); err != nil {
+				t.Errorf("%s %v: function %s: %v", tc.file, tc.args, f.Name, err)
+			}
+		}
+		if got := strings.Contains(string(src), "to_apply=outlined_"); got != tc.planted {
+			t.Errorf("%s %v: invokes an outlined function: %v, want %v", tc.file, tc.args, got, tc.planted)
+		}
+		if !tc.planted {
+			continue
+		}
+		flat := filepath.Join(t.TempDir(), "flat.ir")
+		if code, _, errw := nestor(t, "outline", out, "--inline", "-o", flat); code != 0 {
+			t.Errorf("%s: --inline: status %d: %s", tc.file, code, errw)
+			continue
+		}
+		if src, _ := os.ReadFile(flat); strings.Contains(string(src), "outlined_") {
+			t.Errorf("%s: --inline left outlined functions:\n%s", tc.file, src)
+		}
+	}
+}
+
+// TestOutlineErrors checks the positioned error of a malformed file and
+// the usage errors.
+func TestOutlineErrors(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "bad.ir")
+	if err := os.WriteFile(bad, []byte("package p\n\nfn f(x: bits[8]) -> bits[8] {\n  ret y: bits[8] = frobnicate(x)\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"outline", bad}, 1, "bad.ir:4:"},
+		{[]string{"outline"}, 2, "want one FILE.ir"},
+		{[]string{"outline", "testdata/rep.ir", "--objective", "speed"}, 2, "want nodes or area"},
+		{[]string{"outline", "testdata/rep.ir", "--fn", "g"}, 1, "no function g"},
+	} {
+		code, _, errw := nestor(t, tc.args...)
+		if code != tc.code || !strings.Contains(errw, tc.want) {
+			t.Errorf("%v: status %d, stderr %q; want %d and %q", tc.args, code, errw, tc.code, tc.want)
+		}
+	}
+}
