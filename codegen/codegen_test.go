@@ -249,7 +249,7 @@ func traceBinary(t *testing.T, cc string, p *ir.Program, n Node) (string, string
 		}
 		return fmt.Sprintf("printf(\"%s\\n\"%s);", format, args)
 	}
-	if err := printC(&region, p, n, "  ", trace); err != nil {
+	if err := printC(&region, p, n, "  ", trace, PrintOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	var src bytes.Buffer

@@ -16,7 +16,12 @@ import (
 // with two more spaces per level. Helper macros and the declarations of
 // p's ir.ScopLocal arrays come first.
 func PrintC(w io.Writer, p *ir.Program, n Node, indent string) error {
-	return printC(w, p, n, indent, nil)
+	return printC(w, p, n, indent, nil, PrintOptions{})
+}
+
+// PrintCWith is PrintC with options.
+func PrintCWith(w io.Writer, p *ir.Program, n Node, indent string, opt PrintOptions) error {
+	return printC(w, p, n, indent, nil, opt)
 }
 
 // stmtFunc prints a statement instance as one line of C, given the C
@@ -54,12 +59,13 @@ type printer struct {
 	counters map[string]bool // loop counters printed
 	open     map[*Loop]bool  // unrolled loops whose counter pair declared
 	lift     *lift           // the reduction without identity being printed
+	share    bool            // PrintOptions.Share
 	err      error
 }
 
-func printC(w io.Writer, p *ir.Program, n Node, indent string, stmt stmtFunc) error {
+func printC(w io.Writer, p *ir.Program, n Node, indent string, stmt stmtFunc, opt PrintOptions) error {
 	pr := &printer{p: p, params: ir.ParamNames(p), vars: map[string]bool{}, indent: indent,
-		used: map[string]bool{}, stmtText: stmt}
+		used: map[string]bool{}, stmtText: stmt, share: opt.Share && stmt == nil}
 	if pr.stmtText == nil {
 		pr.stmtText = (*printer).stmt
 		pr.elide = true
@@ -196,6 +202,9 @@ func (pr *printer) nested(depth int, header string, body []Node) {
 // as one block that declares their shared counter.
 func (pr *printer) nodes(ns []Node, depth int) {
 	if pr.liftBody(depth, "", ns) {
+		return
+	}
+	if pr.sharedBody(ns, depth) {
 		return
 	}
 	for k := 0; k < len(ns); k++ {

@@ -563,7 +563,10 @@ func (pr *printer) forkIf(l *Loop) string {
 		}
 		return " if(" + pr.cond(Cond{Aff: d}) + ")"
 	}
-	return fmt.Sprintf(" if(%s - %s >= %d)", pr.bound(l.Upper, false), pr.bound(l.Lower, true), minForkTrip-1)
+	if lo := pr.bound(l.Lower, true); lo != "0" {
+		return fmt.Sprintf(" if(%s - %s >= %d)", pr.bound(l.Upper, false), lo, minForkTrip-1)
+	}
+	return fmt.Sprintf(" if(%s >= %d)", pr.bound(l.Upper, false), minForkTrip-1)
 }
 
 // redExpr prints an expression of r: x_i as vars[i], y_j as ys[j],

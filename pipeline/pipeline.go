@@ -51,6 +51,11 @@ type Options struct {
 	// (model.Machine.RegisterTile) when both are set.
 	UnrollJam    bool
 	RegisterTile [2]int64
+	// Share prints straight-line bodies (the copies unroll-and-jam makes)
+	// with their repeated subexpressions computed once and their repeated
+	// patterns outlined into local macros (codegen.PrintOptions.Share,
+	// package outline; the CLI's --share).
+	Share bool
 	// KeepCached keeps the original order of a region whose new schedule
 	// has no parallel loop (a time-skewed stencil) when its arrays fit in
 	// the L2 cache (skewing gains no locality there and costs the vector
@@ -193,7 +198,7 @@ func generate(s *region, src []byte, opt *Options) ([]byte, error) {
 		}
 	}
 	var b bytes.Buffer
-	if err := codegen.PrintC(&b, s.Prog, tree, bodyIndent(s.Scop, src)); err != nil {
+	if err := codegen.PrintCWith(&b, s.Prog, tree, bodyIndent(s.Scop, src), codegen.PrintOptions{Share: opt.Share}); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil

@@ -30,6 +30,7 @@ type sourceFlags struct {
 	norfactor       bool
 	assocMath, wrap bool
 	reroll          bool
+	share           bool
 }
 
 func (s *sourceFlags) register(fs *flag.FlagSet) {
@@ -42,6 +43,7 @@ func (s *sourceFlags) register(fs *flag.FlagSet) {
 // spelling where it has one).
 func (s *sourceFlags) registerOpt(fs *flag.FlagSet) {
 	fs.BoolVar(&s.reroll, "reroll", false, "reroll hand-unrolled statements into loops: runs of isomorphic statements whose subscripts and literals move in arithmetic progression (y[i] = ...; y[i+1] = ...; ...) become one loop, in the original order, before scheduling")
+	fs.BoolVar(&s.share, "share", false, "print straight-line bodies (the copies of unrolled statements) with the subexpressions they repeat computed once, in const temporaries, and the patterns they repeat with differences outlined into local macros (anti-unification, as nestor outline does)")
 	fs.BoolVar(&s.schedule, "schedule", true, "compute an affine schedule (Pluto-style); --schedule=false keeps the original order and turns off what follows")
 	fs.BoolVar(&s.tile, "tile", true, "tile the permutable bands of the schedule")
 	fs.BoolVar(&s.notile, "notile", false, "do not tile (same as --tile=false)")
@@ -63,7 +65,7 @@ func (s *sourceFlags) options(w io.Writer) (pipeline.Options, error) {
 	o := pipeline.Options{Check: s.check, Schedule: s.schedule, Notes: w,
 		Align: s.align, Tile: s.schedule && s.tile && !s.notile, Parallel: s.schedule && s.parallel && !s.nopar,
 		UnrollJam: s.schedule && s.unrollJam, KeepCached: s.keepCached,
-		Rfactor: !s.norfactor, AssocMath: s.assocMath, Wrap: s.wrap, Reroll: s.reroll}
+		Rfactor: !s.norfactor, AssocMath: s.assocMath, Wrap: s.wrap, Reroll: s.reroll, Share: s.share}
 	if s.registerTile != "" {
 		r, c, ok := strings.Cut(s.registerTile, "x")
 		rows, err1 := strconv.ParseInt(r, 10, 64)
