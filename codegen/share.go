@@ -90,6 +90,15 @@ func (pr *printer) sharedBody(ns []Node, depth int) bool {
 	if err != nil {
 		return false // print the body as it is
 	}
+	multi := false // a pattern with several outputs is no C macro
+	for _, o := range rep.Funcs {
+		if fn := pkg.Func(o.Name); fn == nil || fn.Ret.Type.Kind == outline.Tuple {
+			multi = true
+		}
+	}
+	if multi {
+		rep.Funcs = nil
+	}
 	if len(rep.Funcs) == 0 {
 		// Outline put commutative operands in its canonical order: print
 		// the graph as the statements wrote it.

@@ -88,8 +88,10 @@ func matchKey(n *Node) string {
 }
 
 // analyze builds the analysis of f under objective obj, interning keys in
-// keys (a fresh table when nil).
-func analyze(f *Function, obj Objective, keys *keyTable) *analysis {
+// keys (a fresh table when nil). bs lists the bundles f holds (nil when
+// none): their tuples match only each other, and the tuple_index nodes
+// that read them are never matched (bundle.go).
+func analyze(f *Function, obj Objective, keys *keyTable, bs *bundles) *analysis {
 	if keys == nil {
 		keys = newKeyTable()
 	}
@@ -123,6 +125,9 @@ func analyze(f *Function, obj Objective, keys *keyTable) *analysis {
 				lits[l] = id
 			}
 			a.lit[i] = id
+		case bs.reads(x):
+		case bs.tuple(x):
+			a.key[i] = keys.id(bundleKeyPrefix + matchKey(x))
 		case matchable(x) && !(obj == Area && x.Op == "invoke"):
 			// Under Area a pattern never contains a call: moving a call
 			// into a new function would change its callee's call sites,

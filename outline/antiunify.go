@@ -106,7 +106,7 @@ func AntiunifySet(f *Function, roots ...*Node) (*Match, error) {
 	if err := f.Check(); err != nil {
 		return nil, err
 	}
-	a := analyze(f, Nodes, nil)
+	a := analyze(f, Nodes, nil, nil)
 	t := newTable(a)
 	idx := make([]int32, len(roots))
 	for i, r := range roots {

@@ -63,7 +63,7 @@ func TestAntiunifyIssueExamples(t *testing.T) {
 		t.Errorf("collision-avoiding: got %q (k=%d), want %q (k=2)", got, m.Size, want)
 	}
 	// The table agrees: plain closed T(z, y) = 4, collision-avoiding 2.
-	a := analyze(f, Nodes, nil)
+	a := analyze(f, Nodes, nil, nil)
 	if err := checkMatch(a, m); err != nil {
 		t.Error(err)
 	}
@@ -240,7 +240,7 @@ func TestTableMatchesExtract(t *testing.T) {
 		f := randomFunc(r, 20+r.IntN(60))
 		Canonicalize(f)
 		for _, obj := range []Objective{Nodes, Area} {
-			a := analyze(f, obj, nil)
+			a := analyze(f, obj, nil, nil)
 			tb := newTable(a)
 			st := newStepper(a, tb)
 			for _, b := range tb.blocks {
@@ -293,7 +293,7 @@ func TestGroupsAreCliques(t *testing.T) {
 	for range 30 {
 		f := randomFunc(r, 40+r.IntN(80))
 		Canonicalize(f)
-		a := analyze(f, Nodes, nil)
+		a := analyze(f, Nodes, nil, nil)
 		tb := newTable(a)
 		for i := range a.nodes {
 			for j := range i {

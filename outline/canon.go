@@ -137,8 +137,10 @@ func cmpU64(a, b uint64) int {
 // operation may also match exchanged: Canonicalize cannot order two
 // operands that are equal expressions but different nodes, and which of
 // them comes first matters only for sharing. (Canonicalize both first to
-// compare up to the order of commutative operands in general.) Nodes
-// that do not reach the returned value are not compared.
+// compare up to the order of commutative operands in general.) A
+// tuple_index of a tuple node stands for the element it selects, as
+// Inline folds it. Nodes that do not reach the returned value are not
+// compared.
 func StructurallyEqual(a, b *Function) bool {
 	if len(a.Params) != len(b.Params) {
 		return false
@@ -172,6 +174,7 @@ func (e *equality) eq(x, y *Node) bool {
 	if x == nil || y == nil {
 		return x == y
 	}
+	x, y = through(x), through(y)
 	if x.Op == "literal" || y.Op == "literal" {
 		return x.Label() == y.Label()
 	}
@@ -210,4 +213,17 @@ func (e *equality) eq(x, y *Node) bool {
 	}
 	e.undo(mark)
 	return false
+}
+
+// through is n, or for a tuple_index of a tuple node, what the element it
+// selects stands for.
+func through(n *Node) *Node {
+	for n.Op == "tuple_index" && len(n.Operands) == 1 && n.Operands[0].Op == "tuple" {
+		e := element(n)
+		if e == nil {
+			break
+		}
+		n = e
+	}
+	return n
 }

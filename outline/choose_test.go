@@ -145,7 +145,7 @@ func TestChooseOptimality(t *testing.T) {
 		f := randomFunc(r, 30+r.IntN(90))
 		Canonicalize(f)
 		for _, obj := range []Objective{Nodes, Area} {
-			a := analyze(f, obj, nil)
+			a := analyze(f, obj, nil, nil)
 			tb := newTable(a)
 			thresh := int64(Options{Objective: obj}.minSize())
 			if obj == Area {

@@ -6,8 +6,10 @@ import "math/bits"
 type Objective uint8
 
 const (
-	// Nodes counts operation nodes: an instance of k operations outlined n
-	// times saves (n-1)·k, the number_of_nodes_saved.
+	// Nodes counts operation nodes (not parameters, literals, invokes,
+	// tuples or tuple_index nodes: see weight): an instance of k
+	// operations outlined n times saves (n-1)·k, the issue's
+	// number_of_nodes_saved.
 	Nodes Objective = iota
 	// Area weighs each operation by an area estimate for its bit width
 	// (areaOf) and charges the multiplexers that feed the one shared
@@ -63,14 +65,17 @@ func hasToken(t Type) bool {
 }
 
 // weight is what node n contributes to a pattern's size under objective
-// o. Parameters, literals and invokes weigh nothing under both
-// objectives: a literal is wiring (matching it keeps a constant inside the
-// outlined function instead of making it an input, but saves no
-// operation), and an invoke is a call whose callee is counted once, in its
-// own function.
+// o. Parameters, literals, invokes, tuples and tuple_index nodes weigh
+// nothing under both objectives: a literal is wiring (matching it keeps a
+// constant inside the outlined function instead of making it an input,
+// but saves no operation), an invoke is a call whose callee is counted
+// once, in its own function, and a tuple or tuple_index only groups or
+// names wires. So the tuple that bundles the outputs of a multi-output
+// pattern (bundle.go) and the tuple_index nodes that read them after
+// outlining cost nothing and do not count in k.
 func weight(n *Node, o Objective) int64 {
 	switch n.Op {
-	case "param", "literal", "invoke":
+	case "param", "literal", "invoke", "tuple", "tuple_index":
 		return 0
 	}
 	if o == Area {

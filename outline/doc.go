@@ -28,14 +28,28 @@
 //   - outline.go: the best set becomes a function outlined_N, each
 //     instance an invoke of it.
 //
+// An instance has one root. Once no single-output pattern pays, the pass
+// looks for multi-output ones (bundle.go): where a node's users are
+// siblings (it is used only by them, and they are otherwise independent),
+// such as the two sels of a compare-exchange sharing their ult, a tuple
+// bundles the siblings and tuple_index nodes read it in their place, so
+// that the shared node and its users are one cone, rooted at the tuple.
+// The four steps go on unchanged; an outlined bundle is an invoke of a
+// function that returns a tuple, read by tuple_index nodes. When nothing
+// more pays, the bundles that were not outlined are removed (each read
+// becomes the element it selects), and if some were outlined the pass
+// looks for single-output patterns again.
+//
 // [Antiunify] is the anti-unifier of two expression trees;
 // [AntiunifySet] is the one the pass uses (antiunify.go explains it):
 // instances are disjoint (collision avoidance), closed (no node but the
 // root is used outside its instance) and consistent (a node an instance
 // uses twice is one pattern node, used twice by every instance; where the
 // instances disagree, the value is an input). Its size k counts matched
-// operations: holes, parameters, literals and invokes count 0 (a literal
-// equal in all instances is kept inside the pattern). Commutative
+// operations: holes, parameters, literals, invokes, tuples and
+// tuple_index nodes count 0 (a literal equal in all instances is kept
+// inside the pattern; a tuple is wiring, so the tuple of a multi-output
+// pattern and the reads of its outputs cost nothing). Commutative
 // operands are put in a canonical order ([Canonicalize]) and, for two
 // operands, exchanged when that matches more.
 //
@@ -53,10 +67,15 @@
 //   - Node IDs are unique within a function (the pass and Inline give new
 //     nodes IDs unused in the whole package).
 //   - Two nodes can be matched only when their Labels are equal.
-//   - After Outline, every function passes Check; running Outline again
-//     on the result changes nothing; Inline gives back functions
+//   - After Outline, every function passes Check and holds no bundle
+//     that was not outlined: where nothing was outlined, the function is
+//     its canonicalized input, node for node. Running Outline again on
+//     the result changes nothing. Inline gives back functions
 //     StructurallyEqual to the originals once both are canonicalized
-//     (same values, commutative operands possibly reordered).
+//     (same values, commutative operands possibly reordered): Inline
+//     replaces a tuple_index of an inlined call's returned tuple by the
+//     element it selects, and StructurallyEqual takes a tuple_index of a
+//     tuple node for that element.
 //
 // # Limits
 //
@@ -74,11 +93,20 @@
 //
 // Not done: matching modulo associativity; a node whose uses reach its
 // post-dominator through another node's cone (rather than directly or
-// through siblings) is never an inner node of an instance; multi-output
-// patterns (an instance has one root); under Area, patterns never
-// contain invokes, and operations whose area depends on a literal
-// operand (shifts) match only with the same literal. Only the function
-// given is searched, not the functions the pass creates: a repeat inside
-// an outlined body repeats in every instance too, and would have been
-// chosen first if it saved more.
+// through siblings) is never an inner node of an instance, unless it is
+// the shared node of a bundle; under Area, patterns never contain
+// invokes, and operations whose area depends on a literal operand
+// (shifts) match only with the same literal. Multi-output patterns are
+// only those of one bundle: siblings that their users are interleaved
+// with in the function's order are not bundled (no node is moved), nor
+// are overlapping groups merged, and the outputs of a bundle share one
+// node; they are sought only once single-output patterns no longer pay,
+// so they never displace one but may lose to one chosen earlier. Under
+// Area the pairwise multiplexer estimate counts a hole per operand
+// position, so a pattern that uses its inputs several times (a
+// compare-exchange: each input in the ult and both sels) looks costlier
+// than it is and may not be found. Only the function given is searched,
+// not the functions the pass creates: a repeat inside an outlined body
+// repeats in every instance too, and would have been chosen first if it
+// saved more.
 package outline

@@ -6,8 +6,8 @@ import (
 )
 
 // eval computes function f of p on args (bits values, masked to their
-// widths), for the operations the tests' graphs use; a tuple is returned
-// as its elements. It calls invoked functions of p.
+// widths), for the operations the tests' graphs use; a tuple is its
+// elements, flattened. It calls invoked functions of p.
 func eval(p *Package, f *Function, args []uint64) ([]uint64, error) {
 	val := make(map[*Node][]uint64, len(f.Nodes))
 	for i, prm := range f.Params {
@@ -48,6 +48,12 @@ func eval(p *Package, f *Function, args []uint64) ([]uint64, error) {
 			}
 		case "not":
 			v = ^op(0)
+		case "ult":
+			if op(0) < op(1) {
+				v = 1
+			}
+		case "sel": // selector, cases (no default)
+			v = op(1 + int(min(op(0), uint64(len(n.Operands)-2))))
 		case "shll":
 			if s := op(1); s < 64 {
 				v = op(0) << s
@@ -56,12 +62,24 @@ func eval(p *Package, f *Function, args []uint64) ([]uint64, error) {
 			if s := op(1); s < 64 {
 				v = op(0) >> s
 			}
-		case "tuple":
+		case "tuple", "array":
 			var t []uint64
 			for _, o := range n.Operands {
 				t = append(t, val[o]...)
 			}
 			val[n] = t
+			continue
+		case "tuple_index":
+			s, _ := n.Attr("index")
+			i, err := strconv.Atoi(s)
+			if err != nil {
+				return nil, err
+			}
+			off := 0
+			for _, e := range n.Operands[0].Type.Elems[:i] {
+				off += leaves(e)
+			}
+			val[n] = val[n.Operands[0]][off : off+leaves(n.Type)]
 			continue
 		case "invoke":
 			to, _ := n.Attr("to_apply")
@@ -92,4 +110,19 @@ func mask(w int) uint64 {
 		return ^uint64(0)
 	}
 	return 1<<w - 1
+}
+
+// leaves is the number of bits values a value of type t flattens to.
+func leaves(t Type) int {
+	switch t.Kind {
+	case Tuple:
+		n := 0
+		for _, e := range t.Elems {
+			n += leaves(e)
+		}
+		return n
+	case Array:
+		return t.Len * leaves(t.Elems[0])
+	}
+	return 1
 }

@@ -84,6 +84,10 @@ const outlinedPrefix = "outlined_"
 // Saved amount, which is positive, so the pass terminates; running it
 // again on its result changes nothing.
 //
+// Once no single-output pattern pays, it bundles sibling outputs into
+// tuples and looks for multi-output patterns (bundle.go); the bundles
+// not outlined are removed before it returns.
+//
 // It first canonicalizes fn (Canonicalize) and keeps it canonical. Only
 // fn is searched, not the functions it creates: a pattern that repeats
 // inside an outlined body repeats in each of its instances too, and
@@ -104,9 +108,11 @@ func Outline(p *Package, fn string, opt Options) (*Report, error) {
 	keys := newKeyTable()
 	seeds := canonicalize(f)
 	var tbl *table
+	var bs *bundles // f's bundles, while it has them
+	bundledAt := 0  // len(rep.Funcs) when they were added
 	for opt.MaxFuncs == 0 || len(rep.Funcs) < opt.MaxFuncs {
 		rep.Iterations++
-		a := analyze(f, obj, keys)
+		a := analyze(f, obj, keys, bs)
 		if tbl == nil {
 			tbl = buildTable(a, nil, nil)
 		} else {
@@ -118,7 +124,29 @@ func Outline(p *Package, fn string, opt Options) (*Report, error) {
 		}
 		rep.Exact = rep.Exact && proven
 		if m == nil {
-			break
+			if bs == nil {
+				// Single-output patterns no longer pay: bundle
+				// (bundle.go) and look for multi-output ones.
+				if bs, seeds = bundle(p, f, a); bs == nil {
+					break
+				}
+				if err := f.Check(); err != nil {
+					return nil, fmt.Errorf("outline: internal error: after bundling: %v", err)
+				}
+				bundledAt = len(rep.Funcs)
+				continue
+			}
+			seeds = unbundle(f, bs)
+			bs = nil
+			if err := f.Check(); err != nil {
+				return nil, fmt.Errorf("outline: internal error: after unbundling: %v", err)
+			}
+			if len(rep.Funcs) == bundledAt {
+				break // f is back where nothing paid
+			}
+			// Outlined bundles may make single-output patterns pay.
+			seeds = append(seeds, canonicalize(f)...)
+			continue
 		}
 		name := freshName(p)
 		invokes, err := apply(p, f, m, name)
@@ -130,6 +158,10 @@ func Outline(p *Package, fn string, opt Options) (*Report, error) {
 			Area: m.Area, Params: len(m.Pattern.Params), MuxBits: m.MuxBits, Saved: m.Saved(obj),
 		})
 		seeds = append(canonicalize(f), invokes...)
+	}
+	if bs != nil { // stopped by MaxFuncs
+		unbundle(f, bs)
+		canonicalize(f)
 	}
 	if tbl != nil {
 		rep.Pairs = tbl.total

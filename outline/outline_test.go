@@ -204,7 +204,8 @@ func TestOutlineArea(t *testing.T) {
 }
 
 // TestTableIncremental checks that the table the pass updates between
-// steps equals the table computed from scratch.
+// steps, outlining, bundling and unbundling as Outline does, equals the
+// table computed from scratch.
 func TestTableIncremental(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	check := func(p *Package, fn string, obj Objective) {
@@ -212,8 +213,10 @@ func TestTableIncremental(t *testing.T) {
 		keys := newKeyTable()
 		seeds := canonicalize(f)
 		var tbl *table
-		for range 6 {
-			a := analyze(f, obj, keys)
+		var bs *bundles
+		outlined := false // while bundled
+		for range 8 {
+			a := analyze(f, obj, keys, bs)
 			if tbl == nil {
 				tbl = buildTable(a, nil, nil)
 			} else {
@@ -237,14 +240,26 @@ func TestTableIncremental(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if m == nil {
-				return
+			switch {
+			case m == nil && bs == nil:
+				if bs, seeds = bundle(p, f, a); bs == nil {
+					return
+				}
+				outlined = false
+			case m == nil:
+				seeds = append(unbundle(f, bs), canonicalize(f)...)
+				bs = nil
+				if !outlined {
+					return
+				}
+			default:
+				invokes, err := apply(p, f, m, freshName(p))
+				if err != nil {
+					t.Fatal(err)
+				}
+				seeds = append(canonicalize(f), invokes...)
+				outlined = true
 			}
-			invokes, err := apply(p, f, m, freshName(p))
-			if err != nil {
-				t.Fatal(err)
-			}
-			seeds = append(canonicalize(f), invokes...)
 		}
 	}
 	for range 20 {
@@ -254,6 +269,8 @@ func TestTableIncremental(t *testing.T) {
 		check(&Package{Funcs: []*Function{f}}, f.Name, Area)
 	}
 	check(ARX(20), "sha", Nodes)
+	check(sortNet(), "sort8", Nodes)
+	check(sortNet(), "sort8", Area)
 }
 
 // TestOutlineBigGroup checks a group of equal keys larger than a dense
@@ -308,7 +325,7 @@ func TestOutlineChain(t *testing.T) {
 	// the anti-unifier of the pair (walks shorter than maxWalk).
 	p := chainHash(30)
 	f := p.Funcs[0]
-	a := analyze(f, Nodes, nil)
+	a := analyze(f, Nodes, nil, nil)
 	tb := newTable(a)
 	st := newStepper(a, tb)
 	for i := range a.nodes {
@@ -336,4 +353,77 @@ func TestOutlineChain(t *testing.T) {
 			t.Errorf("%d rounds: nothing outlined", n)
 		}
 	}
+}
+
+// sortNet builds Batcher's odd-even merge sort of eight bytes, as in
+// xls/testdata/sortnet.ir: 19 compare-exchange stages lt = ult(b, a),
+// lo = sel(lt, a, b), hi = sel(lt, b, a), each a pattern with two outputs
+// sharing lt.
+func sortNet() *Package {
+	u8 := BitsType(8)
+	b := newBuilder("sort8")
+	var x [8]*Node
+	for i := range x {
+		x[i] = b.param(fmt.Sprintf("a%d", i), u8)
+	}
+	stages := [19][2]int{{0, 1}, {2, 3}, {4, 5}, {6, 7}, {0, 2}, {1, 3}, {4, 6}, {5, 7}, {1, 2}, {5, 6},
+		{0, 4}, {1, 5}, {2, 6}, {3, 7}, {2, 4}, {3, 5}, {1, 2}, {3, 4}, {5, 6}}
+	for _, s := range stages {
+		lo, hi := x[s[0]], x[s[1]]
+		lt := b.op("ult", BitsType(1), hi, lo)
+		x[s[0]] = b.op("sel", u8, lt, lo, hi)
+		x[s[1]] = b.op("sel", u8, lt, hi, lo)
+	}
+	f := b.ret(b.op("array", ArrayType(u8, 8), x[:]...))
+	return &Package{Name: "sortnet", Funcs: []*Function{f}, Top: f.Name}
+}
+
+// TestOutlineSortNet checks the multi-output compare-exchange of a
+// sorting network (bundle.go): under Nodes one function with 19
+// instances of k = 3 (ult and two sels; the tuple that bundles them
+// counts 0), and nothing below the minimum size, where bundling must
+// leave the function as it was.
+func TestOutlineSortNet(t *testing.T) {
+	rep := checkOutline(t, sortNet(), "sort8", Options{})
+	if len(rep.Funcs) != 1 || rep.Funcs[0].Instances != 19 || rep.Funcs[0].Size != 3 {
+		t.Fatalf("got %+v, want one function with n = 19, k = 3", rep.Funcs)
+	}
+	if got := rep.CostBefore - rep.CostAfter; got != 18*3 {
+		t.Errorf("cost %d -> %d, want a saving of 54", rep.CostBefore, rep.CostAfter)
+	}
+	// Stopped by MaxFuncs while bundled: the bundles go all the same.
+	if rep := checkOutline(t, sortNet(), "sort8", Options{MaxFuncs: 1}); len(rep.Funcs) != 1 {
+		t.Errorf("MaxFuncs 1: got %+v", rep.Funcs)
+	}
+	p := sortNet()
+	want := clonePackage(p)
+	Canonicalize(want.Funcs[0])
+	rep = checkOutline(t, p, "sort8", Options{MinSize: 4})
+	q := clonePackage(p)
+	if _, err := Outline(q, "sort8", Options{MinSize: 4}); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Funcs) != 0 || !identical(q.Funcs[0], want.Funcs[0]) {
+		t.Errorf("with k = 3 below the minimum: outlined %+v, or the function changed", rep.Funcs)
+	}
+}
+
+// identical reports whether f and g have the same nodes, by ID, in the
+// same order, with the same operations and operands.
+func identical(f, g *Function) bool {
+	if len(f.Nodes) != len(g.Nodes) || f.Ret.ID != g.Ret.ID {
+		return false
+	}
+	for i, x := range f.Nodes {
+		y := g.Nodes[i]
+		if x.ID != y.ID || x.Label() != y.Label() || len(x.Operands) != len(y.Operands) {
+			return false
+		}
+		for j, o := range x.Operands {
+			if o.ID != y.Operands[j].ID {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -31,15 +31,15 @@ func (n *PNode) Hole() bool { return n.Op == "" }
 // Root is the index of the pattern's root node.
 func (p *Pattern) Root() int { return len(p.Nodes) - 1 }
 
-// Size is k, the number of operations of the pattern: holes, literals
-// and invokes do not count (literals are constants kept inside the
-// outlined function and invokes call functions counted elsewhere; see
-// weight).
+// Size is k, the number of operations of the pattern: holes, literals,
+// invokes, tuples and tuple_index nodes do not count (literals are
+// constants kept inside the outlined function, invokes call functions
+// counted elsewhere, tuples are wiring; see weight).
 func (p *Pattern) Size() int {
 	k := 0
 	for i := range p.Nodes {
 		switch p.Nodes[i].Op {
-		case "", "literal", "invoke":
+		case "", "literal", "invoke", "tuple", "tuple_index":
 		default:
 			k++
 		}

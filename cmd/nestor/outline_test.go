@@ -27,6 +27,9 @@ func TestOutline(t *testing.T) {
 		{"../../outline/xls/testdata/crc32.ir", nil, true, "n = 32 instances"},
 		{"../../outline/xls/testdata/fir.ir", nil, true, "outlined_0: n = 8 instances"},
 		{"../../outline/xls/testdata/hash.ir", nil, true, "n = 8 instances"},
+		// The compare-exchange of a sorting network, a pattern with two
+		// outputs (issue 6).
+		{"../../outline/xls/testdata/sortnet.ir", nil, true, "n = 19 instances, k = 3 operations"},
 		{"../../outline/xls/testdata/misc.ir", nil, false, "0 functions outlined"},
 	} {
 		out := filepath.Join(t.TempDir(), "out.ir")

@@ -1,0 +1,147 @@
+package outline_test
+
+// These tests run the pass on the XLS IR files of outline/xls/testdata and
+// check the results by XLS evaluation. They are an external test package
+// because package xls imports outline.
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"nestor/outline"
+	"nestor/outline/xls"
+)
+
+func parseIR(t *testing.T, file string) *outline.Package {
+	t.Helper()
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := xls.Parse(file, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestOutlineSortnet checks that the pass finds the compare-exchange of
+// Batcher's sorting network in sortnet.ir, a pattern with two outputs
+// sharing a comparison: one function invoked at each of the 19 stages,
+// whose result evaluates as the input.
+func TestOutlineSortnet(t *testing.T) {
+	const file = "xls/testdata/sortnet.ir"
+	orig, p := parseIR(t, file), parseIR(t, file)
+	rep, err := outline.Outline(p, "sort8", outline.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cx *outline.Outlined
+	for i, o := range rep.Funcs {
+		t.Logf("%s: n=%d k=%d saved=%d: %s", o.Name, o.Instances, o.Size, o.Saved, o.Pattern)
+		if strings.HasPrefix(o.Pattern, "tuple(") && o.Instances >= 19 {
+			cx = &rep.Funcs[i]
+		}
+	}
+	if cx == nil || cx.Size != 3 {
+		t.Fatalf("no compare-exchange (ult and two sels) with 19 instances outlined: %+v", rep.Funcs)
+	}
+	if err := xls.EvalEqual(orig, orig.Func("sort8"), p, p.Func("sort8"), 1000, 1); err != nil {
+		t.Fatal(err)
+	}
+	if rep.CostBefore-rep.CostAfter != cx.Saved {
+		t.Errorf("cost %d -> %d, want a saving of %d", rep.CostBefore, rep.CostAfter, cx.Saved)
+	}
+}
+
+// TestOutlineXLSFiles outlines every function of each test file, under
+// both objectives, and checks the result: it is valid XLS IR and
+// evaluates as the input on 1000 vectors, a second run changes nothing,
+// and inlining gives back the input, by evaluation and up to commutative
+// operand order (StructurallyEqual after Canonicalize). The files' own
+// invokes (misc.ir) are inlined on both sides.
+func TestOutlineXLSFiles(t *testing.T) {
+	files, err := filepath.Glob("xls/testdata/*.ir")
+	if err != nil || len(files) < 5 {
+		t.Fatalf("test files: %v %v", files, err)
+	}
+	for _, file := range files {
+		for _, obj := range []outline.Objective{outline.Nodes, outline.Area} {
+			t.Run(filepath.Base(file)+"/"+obj.String(), func(t *testing.T) {
+				orig, p := parseIR(t, file), parseIR(t, file)
+				outlineAll(t, p, obj)
+				var buf bytes.Buffer
+				if err := xls.Write(&buf, p); err != nil {
+					t.Fatal(err)
+				}
+				q, err := xls.Parse("out.ir", buf.Bytes())
+				if err != nil {
+					t.Fatalf("output does not parse: %v\n%s", err, buf.Bytes())
+				}
+				evalEqual(t, orig, q)
+				// Idempotent.
+				outlineAll(t, q, obj)
+				var again bytes.Buffer
+				if err := xls.Write(&again, q); err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(buf.Bytes(), again.Bytes()) {
+					t.Errorf("a second run changed the package:\n%s\nwas:\n%s", again.Bytes(), buf.Bytes())
+				}
+				// Inline restores the input.
+				if err := outline.Inline(p); err != nil {
+					t.Fatal(err)
+				}
+				evalEqual(t, orig, p)
+				want := parseIR(t, file)
+				if err := outline.Inline(want); err != nil {
+					t.Fatal(err)
+				}
+				for _, f := range want.Funcs {
+					g := p.Func(f.Name)
+					outline.Canonicalize(f)
+					outline.Canonicalize(g)
+					if !outline.StructurallyEqual(g, f) {
+						t.Errorf("function %s: inline(outline(f)) differs from f", f.Name)
+					}
+				}
+				if len(p.Funcs) != len(want.Funcs) {
+					t.Errorf("after Inline: %d functions, want %d", len(p.Funcs), len(want.Funcs))
+				}
+			})
+		}
+	}
+}
+
+// outlineAll runs the pass on every function of p, as nestor outline
+// does.
+func outlineAll(t *testing.T, p *outline.Package, obj outline.Objective) {
+	t.Helper()
+	var names []string
+	for _, f := range p.Funcs {
+		names = append(names, f.Name)
+	}
+	for _, name := range names {
+		rep, err := outline.Outline(p, name, outline.Options{Objective: obj})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range rep.Funcs {
+			t.Logf("%s: %s n=%d k=%d saved=%d: %s", name, o.Name, o.Instances, o.Size, o.Saved, o.Pattern)
+		}
+	}
+}
+
+// evalEqual checks that every function of orig evaluates as the function
+// of p with its name on 1000 vectors.
+func evalEqual(t *testing.T, orig, p *outline.Package) {
+	t.Helper()
+	for _, f := range orig.Funcs {
+		if err := xls.EvalEqual(orig, f, p, p.Func(f.Name), 1000, 7); err != nil {
+			t.Errorf("function %s: %v", f.Name, err)
+		}
+	}
+}
