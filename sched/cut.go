@@ -120,17 +120,57 @@ func (s *scheduler) scalarDim(group []int) bool {
 // cut separates the strongly connected components of the live edges by a
 // scalar dimension; it reports false when that satisfies no edge (no
 // progress is possible).
+//
+// Consecutive components (in the topological order) stay together when no
+// live edge joins them and their statements have the same depth: they can
+// share the loops that follow (symm's two updates in one k loop, reading
+// A[i][k] once), and the edges left inside a group are for later rows or
+// cuts. A group ends where a live edge enters the next component from it.
 func (s *scheduler) cut() bool {
 	order, rank := s.sccs(false)
 	if len(order) < 2 {
 		return false
 	}
+	group := make([]int, len(s.p.Stmts))
+	inGroup := map[int]bool{} // statements of the current group
+	g, depth := 0, -1
+	for k, c := range order {
+		d := 0
+		for _, st := range c {
+			d = max(d, s.p.Stmts[st].Depth())
+		}
+		if k > 0 && (d != depth || s.joins(inGroup, c)) {
+			g++
+			clear(inGroup)
+		}
+		depth = d
+		for _, st := range c {
+			group[st] = g
+			inGroup[st] = true
+		}
+	}
+	for e, ed := range s.g.Edges {
+		if s.live[e] && group[ed.Source] < group[ed.Target] {
+			return s.scalarDim(group) // satisfies at least this edge
+		}
+	}
 	for e, ed := range s.g.Edges {
 		if s.live[e] && rank[ed.Source] < rank[ed.Target] {
-			return s.scalarDim(rank) // satisfies at least this edge
+			return s.scalarDim(rank) // every component apart
 		}
 	}
 	return false // a cut would order nothing that is left
+}
+
+// joins reports whether a live edge goes from a statement of group to one
+// of component c.
+func (s *scheduler) joins(group map[int]bool, c []int) bool {
+	for e, ed := range s.g.Edges {
+		if s.live[e] && group[ed.Source] && slices.Contains(c, ed.Target) {
+			return true
+		}
+	}
+	return false
 }
 
 // initialCut distributes before the first loop: every component (NoFuse),

@@ -115,3 +115,38 @@ func TestParallelPerStatement(t *testing.T) {
 		t.Errorf("no loop of the band is parallel for the updates: %+v", info)
 	}
 }
+
+// TestCutKeepsIndependentTogether schedules symm: its two updates in the
+// k loop (C[k][j] += …, temp2 += …) have no dependence between them, so
+// the cut that separates the statements around them must leave the two
+// in one group, sharing the k loop (and the load of A[i][k]).
+func TestCutKeepsIndependentTogether(t *testing.T) {
+	f, err := frontend.ParseFile("../testdata/kernels/symm.c", frontend.Config{Defines: []string{"SMALL_DATASET"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := f.Scops[0].Prog
+	g, err := deps.Analyze(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := Compute(p, g, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var upd []int
+	for st, s := range p.Stmts {
+		if strings.Contains(s.Text, "C[k][j] +=") || strings.Contains(s.Text, "temp2 +=") {
+			upd = append(upd, st)
+		}
+	}
+	if len(upd) != 2 {
+		t.Fatalf("found %d update statements", len(upd))
+	}
+	a, b := sc.Rows[upd[0]], sc.Rows[upd[1]]
+	for k := 0; k < len(a)-1; k++ { // the last dimension orders them textually
+		if !a[k].Equal(b[k]) {
+			t.Errorf("dimension %d: %v and %v: the updates do not share their loops", k, a[k], b[k])
+		}
+	}
+}
