@@ -137,7 +137,9 @@ func TestGenerateResume(t *testing.T) {
 
 // The hand primitives are proved with the identity and commutativity Z3
 // finds: complex multiplication commutes, matrix and quaternion products
-// do not; over floats they hold over the reals only.
+// do not; argmin and argmax keep the first index on ties (not
+// commutative) and have no identity (the value may be the type's
+// extreme); over floats they hold over the reals only.
 func TestGenerateHand(t *testing.T) {
 	needZ3(t)
 	ops, err := HandOps()
@@ -158,6 +160,12 @@ func TestGenerateHand(t *testing.T) {
 				comm bool
 				id   string
 			}{"complex-mul": {true, "{1.0, 0.0}"}, "mat2-mul": {false, "{1.0, 0.0, 0.0, 1.0}"}, "quaternion-mul": {false, "{1.0, 0.0, 0.0, 0.0}"}}
+		}
+		for _, name := range []string{"argmin", "argmax", "argmin-select", "argmax-select"} {
+			want[name] = struct {
+				comm bool
+				id   string
+			}{false, "none"}
 		}
 		if len(es) != len(want) {
 			t.Errorf("%v: %d entries", ty, len(es))

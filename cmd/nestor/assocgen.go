@@ -53,6 +53,7 @@ continue. Needs z3 (Debian's package z3).`,
 		samples := fs.Int("samples", assoc.DefaultSamples, "random draws per candidate")
 		seed := fs.Uint64("seed", 1, "seed of the random draws")
 		quiet := fs.Bool("quiet", false, "no progress lines")
+		addHand := fs.Bool("add-hand", false, "prove the primitives of assoc/tables/hand.txt that the table -o FILE lacks and add them to it, keeping its entries")
 		return func(out io.Writer, args []string) error {
 			if len(args) > 0 {
 				return usageError{fmt.Sprintf("unexpected argument %q", args[0])}
@@ -63,6 +64,12 @@ continue. Needs z3 (Debian's package z3).`,
 			t, err := assoc.ParseType(*typ)
 			if err != nil {
 				return usageError{strings.TrimPrefix(err.Error(), "assoc: ")}
+			}
+			if *addHand {
+				if *outFile == "" {
+					return usageError{"--add-hand needs -o FILE, the table to extend"}
+				}
+				return addHandPrimitives(out, t, *outFile, *timeout)
 			}
 			if *leaves < 2 {
 				return usageError{fmt.Sprintf("--leaves %d: an operator reads x and y, so it needs at least 2 leaves", *leaves)}
@@ -189,6 +196,75 @@ continue. Needs z3 (Debian's package z3).`,
 			return nil
 		}
 	},
+}
+
+// addHandPrimitives proves the hand primitives that the table in file
+// lacks (by name and by operator) and writes the table back with them,
+// its header extended by the command that added them.
+func addHandPrimitives(out io.Writer, t assoc.Type, file string, timeout time.Duration) error {
+	src, err := os.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	tb, err := assoc.LoadTable(bytes.NewReader(src), file)
+	if err != nil {
+		return err
+	}
+	if tb.Type != t {
+		return fmt.Errorf("%s: a table of %v, not %v", file, tb.Type, t)
+	}
+	have := map[string]bool{}
+	for _, e := range tb.Entries {
+		have[e.Name] = true
+		have[e.Operator.Tuple.String()] = true
+	}
+	hops, err := assoc.HandOps()
+	if err != nil {
+		return err
+	}
+	var missing []assoc.HandOp
+	for _, h := range hops {
+		if !have[h.Name] {
+			missing = append(missing, h)
+		}
+	}
+	start := time.Now()
+	entries, err := assoc.GenerateHand(t, missing, timeout)
+	if err != nil {
+		return err
+	}
+	var names []string
+	for _, e := range entries {
+		if have[e.Operator.Tuple.String()] {
+			continue // generated already, under no name
+		}
+		tb.Entries = append(tb.Entries, e)
+		names = append(names, e.Name)
+	}
+	assoc.SortEntries(tb.Entries)
+	// The header: the file's comment lines, and the command that added these.
+	var comments []string
+	for _, l := range strings.Split(string(src), "\n") {
+		if !strings.HasPrefix(l, "#") {
+			break
+		}
+		comments = append(comments, strings.TrimPrefix(strings.TrimPrefix(l, "#"), " "))
+	}
+	if len(names) > 0 {
+		tb.Generators = append(tb.Generators, "hand="+strings.Join(names, ","))
+		comments = append(comments, "", "Then the hand primitives "+strings.Join(names, ", ")+" were added with:", "",
+			fmt.Sprintf("    nestor assoc gen --type %v --add-hand -o %s", t, file))
+	}
+	var buf bytes.Buffer
+	if err := tb.Write(&buf, comments...); err != nil {
+		return err
+	}
+	if err := os.WriteFile(file, buf.Bytes(), 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "%s: %d hand primitives added (%s) in %v; %d entries\n", file, len(names), strings.Join(names, ", "),
+		time.Since(start).Round(time.Millisecond), len(tb.Entries))
+	return nil
 }
 
 // parseOpsFlag reads --ops: "" for the default set, "all", or a list.

@@ -63,3 +63,47 @@ func TestAssocGen(t *testing.T) {
 		t.Errorf("journal left behind: %v", err)
 	}
 }
+
+// TestAssocGenAddHand extends a small generated int8 table with the hand
+// primitives: all of them are added once, with the command in the header,
+// and a second run adds nothing.
+func TestAssocGenAddHand(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs z3 on the hand primitives")
+	}
+	if _, err := assoc.Z3Path(); errors.Is(err, assoc.ErrNoZ3) {
+		t.Skip(err)
+	}
+	out := filepath.Join(t.TempDir(), "int8.txt")
+	if code, stdout, errw := nestor(t, "assoc", "gen", "--type", "int8", "--leaves", "2", "--tuple", "1", "--hand=false", "--quiet", "-o", out); code != 0 {
+		t.Fatalf("gen: exit %d: %s%s", code, stdout, errw)
+	}
+	code, stdout, errw := nestor(t, "assoc", "gen", "--type", "int8", "--add-hand", "-o", out)
+	if code != 0 {
+		t.Fatalf("--add-hand: exit %d: %s%s", code, stdout, errw)
+	}
+	hops, err := assoc.HandOps()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb, err := assoc.ReadTableFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	for _, e := range tb.Entries {
+		names[e.Name] = true
+	}
+	for _, h := range hops {
+		if !names[h.Name] {
+			t.Errorf("hand primitive %s not added", h.Name)
+		}
+	}
+	data, _ := os.ReadFile(out)
+	if !strings.Contains(string(data), "#     nestor assoc gen --type int8 --add-hand -o "+out) {
+		t.Errorf("no command in the header:\n%s", data)
+	}
+	if code, stdout, _ := nestor(t, "assoc", "gen", "--type", "int8", "--add-hand", "-o", out); code != 0 || !strings.Contains(stdout, ": 0 hand primitives added") {
+		t.Errorf("second run: exit %d: %s", code, stdout)
+	}
+}
