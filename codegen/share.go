@@ -52,9 +52,7 @@ const minShareStmts = 2
 type shareGraph struct {
 	f      *outline.Function
 	byKey  map[string]*outline.Node // value numbering: structural key → node
-	key    map[*outline.Node]string
 	text   map[*outline.Node]string // leaves: their C text
-	ctype  map[*outline.Node]ir.Type
 	stable map[*outline.Node]bool
 	nextID int
 }
@@ -138,7 +136,7 @@ func (pr *printer) sharedBody(ns []Node, depth int) bool {
 			params[k] = fmt.Sprintf("p%d", k)
 			pnames[q] = "(" + params[k] + ")"
 		}
-		body := sp.inline(fn.Ret, pnames, fn)
+		body := sp.inline(fn.Ret, pnames)
 		pr.line(0, fmt.Sprintf("%s#define %s(%s) %s", strings.Repeat("  ", depth), name, strings.Join(params, ", "), body))
 		sp.defined = append(sp.defined, name)
 	}
@@ -160,8 +158,8 @@ func (pr *printer) sharedBody(ns []Node, depth int) bool {
 // shareGraph builds the dataflow graph of the right-hand sides of
 // instances ins, which write what written names.
 func (pr *printer) shareGraph(ins []*Instance, written map[string]bool) (*shareGraph, bool) {
-	g := &shareGraph{f: &outline.Function{Name: "body"}, byKey: map[string]*outline.Node{}, key: map[*outline.Node]string{},
-		text: map[*outline.Node]string{}, ctype: map[*outline.Node]ir.Type{}, stable: map[*outline.Node]bool{}}
+	g := &shareGraph{f: &outline.Function{Name: "body"}, byKey: map[string]*outline.Node{},
+		text: map[*outline.Node]string{}, stable: map[*outline.Node]bool{}}
 	var roots []*outline.Node
 	for k, in := range ins {
 		s := pr.p.Stmts[in.Stmt]
@@ -231,7 +229,6 @@ func (g *shareGraph) leaf(text string, t ir.Type, stmt int, stable bool) *outlin
 	}
 	n := g.add(&outline.Node{Op: "param", Type: bitsOf(t), Attrs: []outline.Attr{{Key: "ctype", Value: t.String()}}}, key, stable)
 	g.text[n] = text
-	g.ctype[n] = t
 	return n
 }
 
@@ -259,9 +256,7 @@ func (g *shareGraph) expr(pr *printer, s *ir.Stmt, in *Instance, iters []string,
 			}
 			n.Operands = append(n.Operands, c)
 		}
-		m := g.add(n, "", false)
-		g.ctype[m] = e.Type()
-		return m, true
+		return g.add(n, "", false), true
 	}
 	switch e := e.(type) {
 	case *ir.Const:
@@ -283,10 +278,8 @@ func (g *shareGraph) expr(pr *printer, s *ir.Stmt, in *Instance, iters []string,
 		name, ok := shareOps[e.Op]
 		if !ok {
 			name = "c_binary"
-			attrs = append(attrs, outline.Attr{Key: "c", Value: e.Op.String()})
-		} else {
-			attrs = append(attrs, outline.Attr{Key: "c", Value: e.Op.String()})
 		}
+		attrs = append(attrs, outline.Attr{Key: "c", Value: e.Op.String()})
 		return op(name, e.X, e.Y)
 	case *ir.Cond:
 		return nil, false // a temporary would evaluate a branch unconditionally
@@ -312,10 +305,11 @@ type sharePrinter struct {
 }
 
 func (sp *sharePrinter) ctypeOf(n *outline.Node) string {
-	if v, ok := n.Attr("ctype"); ok {
-		return v
+	v, ok := n.Attr("ctype")
+	if !ok {
+		sp.pr.fail(fmt.Errorf("codegen: shared body: node %s has no C type", n.Label()))
 	}
-	return sp.g.ctype[n].String()
+	return v
 }
 
 // stable reports whether every leaf below n has the same value everywhere
@@ -343,32 +337,16 @@ func (sp *sharePrinter) expr(n *outline.Node) string {
 	if n.Op == "param" {
 		return sp.g.text[n]
 	}
-	if n.Op == "invoke" {
-		callee, _ := n.Attr("to_apply")
-		args := make([]string, len(n.Operands))
-		for k, o := range n.Operands {
-			args[k] = sp.expr(o)
-		}
-		return sp.macros[callee] + "(" + strings.Join(args, ", ") + ")"
-	}
 	return sp.op(n, sp.expr)
 }
 
-// inline prints the body of outlined function fn at node n, its
+// inline prints the body of an outlined function at node n, its
 // parameters as pnames says.
-func (sp *sharePrinter) inline(n *outline.Node, pnames map[*outline.Node]string, fn *outline.Function) string {
+func (sp *sharePrinter) inline(n *outline.Node, pnames map[*outline.Node]string) string {
 	if s, ok := pnames[n]; ok {
 		return s
 	}
-	if n.Op == "invoke" {
-		callee, _ := n.Attr("to_apply")
-		args := make([]string, len(n.Operands))
-		for k, o := range n.Operands {
-			args[k] = sp.inline(o, pnames, fn)
-		}
-		return sp.macros[callee] + "(" + strings.Join(args, ", ") + ")"
-	}
-	return sp.op(n, func(o *outline.Node) string { return sp.inline(o, pnames, fn) })
+	return sp.op(n, func(o *outline.Node) string { return sp.inline(o, pnames) })
 }
 
 // op prints operation node n, its operands by sub.
@@ -379,6 +357,9 @@ func (sp *sharePrinter) op(n *outline.Node, sub func(*outline.Node) string) stri
 	}
 	c, _ := n.Attr("c")
 	switch n.Op {
+	case "invoke":
+		callee, _ := n.Attr("to_apply")
+		return sp.macros[callee] + "(" + strings.Join(args, ", ") + ")"
 	case "unary":
 		return "(" + c + args[0] + ")"
 	case "c_cast":
