@@ -378,6 +378,22 @@ func (pr *printer) chunk(f *factored, l *Loop, d int) {
 		}
 	}
 	pr.line(d, "#pragma omp for schedule(static) nowait"+f.clauses)
+	if r.Identity == nil {
+		pr.lift = &lift{r: r, ran: f.ran, vars: f.vars, priv: f.priv, stmts: r.Stmts}
+	}
+	l.Registers, l.BodyRegisters = nil, nil
+	pr.withPartials(f, func() { pr.loop(l, d) })
+	pr.lift = nil
+	tid := pr.fresh("nestor_tid")
+	pr.line(d, fmt.Sprintf("int %s = 0;", tid))
+	pr.line(0, "#ifdef _OPENMP")
+	pr.line(d, fmt.Sprintf("%s = omp_get_thread_num();", tid))
+	pr.line(0, "#endif")
+	pr.store(f, tid, d)
+}
+
+// withPartials runs print with every x_i printed as its partial result.
+func (pr *printer) withPartials(f *factored, print func()) {
 	if pr.regs == nil {
 		pr.regs = map[string]string{}
 	}
@@ -386,12 +402,7 @@ func (pr *printer) chunk(f *factored, l *Loop, d int) {
 		old[i] = pr.regs[f.keys[i]]
 		pr.regs[f.keys[i]] = f.priv[i]
 	}
-	if r.Identity == nil {
-		pr.lift = &lift{r: r, ran: f.ran, vars: f.vars, priv: f.priv, stmts: r.Stmts}
-	}
-	l.Registers, l.BodyRegisters = nil, nil
-	pr.loop(l, d)
-	pr.lift = nil
+	print()
 	for i := range f.vars {
 		if old[i] == "" {
 			delete(pr.regs, f.keys[i])
@@ -399,12 +410,6 @@ func (pr *printer) chunk(f *factored, l *Loop, d int) {
 			pr.regs[f.keys[i]] = old[i]
 		}
 	}
-	tid := pr.fresh("nestor_tid")
-	pr.line(d, fmt.Sprintf("int %s = 0;", tid))
-	pr.line(0, "#ifdef _OPENMP")
-	pr.line(d, fmt.Sprintf("%s = omp_get_thread_num();", tid))
-	pr.line(0, "#endif")
-	pr.store(f, tid, d)
 }
 
 // store puts thread tid's partial results in its slots.
@@ -474,22 +479,9 @@ func (pr *printer) peeledChunk(f *factored, l *Loop, d int) {
 	for i := range f.priv {
 		pr.line(dd, fmt.Sprintf("%s = %s;", f.priv[i], pr.redExpr(r, r.Lift[i], f.in, f.vars, nil)))
 	}
-	if pr.regs == nil {
-		pr.regs = map[string]string{}
-	}
-	old := make([]string, len(f.vars))
-	for i := range f.vars {
-		old[i] = pr.regs[f.keys[i]]
-		pr.regs[f.keys[i]] = f.priv[i]
-	}
-	pr.nested(dd, fmt.Sprintf("for (%s++; %s < %s; %s++)", l.Iter, l.Iter, e, l.Iter), l.Body)
-	for i := range f.vars {
-		if old[i] == "" {
-			delete(pr.regs, f.keys[i])
-		} else {
-			pr.regs[f.keys[i]] = old[i]
-		}
-	}
+	pr.withPartials(f, func() {
+		pr.nested(dd, fmt.Sprintf("for (%s++; %s < %s; %s++)", l.Iter, l.Iter, e, l.Iter), l.Body)
+	})
 	pr.names = pr.names[:len(pr.names)-1]
 	pr.line(dd, f.ran+" = 1;")
 	pr.line(d+1, "}")
