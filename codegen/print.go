@@ -83,19 +83,31 @@ func printC(w io.Writer, p *ir.Program, n Node, indent string, stmt stmtFunc, op
 			fmt.Fprintf(&out, "%s#ifndef %s\n%s%s\n%s#endif\n", indent, m.name, indent, m.def, indent)
 		}
 	}
-	for _, a := range p.Arrays {
-		if a.Storage != ir.ScopLocal {
+	accessed := accessedArrays(p)
+	var heap []string
+	for a, arr := range p.Arrays {
+		if arr.Storage != ir.ScopLocal || !accessed[a] {
+			continue
+		}
+		if arr.Heap && arr.Rank() == 1 {
+			size := ir.FormatAff(arr.Dims[0], ir.Names{Param: pr.params})
+			fmt.Fprintf(&out, "%s%s *%s = __builtin_malloc(sizeof(%s) * (%s));\n", indent, arr.Elem, arr.Name, arr.Elem, size)
+			heap = append(heap, arr.Name)
 			continue
 		}
 		dims := ""
-		for _, d := range a.Dims {
+		for _, d := range arr.Dims {
 			dims += "[" + ir.FormatAff(d, ir.Names{Param: pr.params}) + "]"
 		}
-		fmt.Fprintf(&out, "%s%s %s%s;\n", indent, a.Elem, a.Name, dims)
+		fmt.Fprintf(&out, "%s%s %s%s;\n", indent, arr.Elem, arr.Name, dims)
 	}
 	out.Write(pr.body.Bytes())
+	for _, name := range heap {
+		fmt.Fprintf(&out, "%s__builtin_free(%s);\n", indent, name)
+	}
 	// Counters declared outside the region that no loop reuses any more
-	// (a new schedule names its own) would be unused: say so to the
+	// (a new schedule names its own), and locals the region no longer
+	// mentions (an expanded scalar), would be unused: say so to the
 	// compiler, as -Wall -Werror builds need.
 	var unused []string
 	for _, v := range p.Vars {
@@ -103,8 +115,15 @@ func printC(w io.Writer, p *ir.Program, n Node, indent string, stmt stmtFunc, op
 			unused = append(unused, "(void)"+v+";")
 		}
 	}
+	what := "counters the new loops do not use"
+	for a, arr := range p.Arrays {
+		if arr.Storage == ir.FuncLocal && !accessed[a] {
+			unused = append(unused, "(void)"+arr.Name+";")
+			what = "variables the new code does not use"
+		}
+	}
 	if len(unused) > 0 {
-		fmt.Fprintf(&out, "%s%s /* counters the new loops do not use */\n", indent, strings.Join(unused, " "))
+		fmt.Fprintf(&out, "%s%s /* %s */\n", indent, strings.Join(unused, " "), what)
 	}
 	_, err := w.Write(out.Bytes())
 	return err
@@ -730,4 +749,15 @@ func instanceUses(s *ir.Stmt, n *Instance, at func(ir.Aff) bool) bool {
 		return !used
 	})
 	return used
+}
+
+// accessedArrays reports which arrays of p some statement accesses.
+func accessedArrays(p *ir.Program) map[int]bool {
+	out := map[int]bool{}
+	for _, s := range p.Stmts {
+		for _, acc := range s.Accesses {
+			out[acc.Array] = true
+		}
+	}
+	return out
 }

@@ -461,6 +461,31 @@ func (b *builder) array(n cc.Node, d *cc.Declarator) (int, bool) {
 	b.arrays[d] = k
 	b.prog.Arrays = append(b.prog.Arrays, &ir.Array{
 		Name: b.uniqueName(d.Name()), Elem: t, Dims: dims, Storage: st, Pos: goPos(d.Position()),
+		RegionOnly: (st == ir.FuncLocal || st == ir.ScopLocal) && b.regionOnly(d),
 	})
 	return k, true
+}
+
+// regionOnly reports whether every use of the local variable d in the
+// enclosing function lies inside the region (ir.Array.RegionOnly): it is
+// not static or thread-local (its value would outlive the call), its
+// address is never taken, and no identifier outside the region's bytes
+// names it.
+func (b *builder) regionOnly(d *cc.Declarator) bool {
+	if d.IsStatic() || d.IsThreadLocal() || d.AddressTaken() {
+		return false
+	}
+	inside := true
+	walk(b.fn.CompoundStatement, func(n cc.Node) bool {
+		pe, ok := n.(*cc.PrimaryExpression)
+		if !inside || !ok || pe.Case != cc.PrimaryExpressionIdent || pe.ResolvedTo() != d {
+			return inside
+		}
+		pos := goPos(pe.Position())
+		if pos.Filename != b.r.pos.Filename || pos.Offset < b.r.start || pos.Offset >= b.r.end {
+			inside = false
+		}
+		return inside
+	})
+	return inside
 }

@@ -45,6 +45,16 @@ type Array struct {
 	Dims    []Aff
 	Storage Storage
 	Pos     token.Position // declaration
+	// RegionOnly reports that no code outside the region reads or writes
+	// the variable (a local of the enclosing function, neither static nor
+	// address-taken, referenced only inside the region): its value before
+	// the region is never read unless the region reads it, and its value
+	// after the region is never read. False when unknown.
+	RegionOnly bool
+	// Heap asks the generated code to allocate an ir.ScopLocal array of
+	// rank 1 on the heap for the region (an expanded scalar, package
+	// expand, whose size is a parameter) rather than on the stack.
+	Heap bool
 }
 
 // Rank is the number of dimensions of a.

@@ -9,6 +9,7 @@ import (
 	"nestor/assoc"
 	"nestor/codegen"
 	"nestor/deps"
+	"nestor/expand"
 	"nestor/frontend"
 	"nestor/ir"
 	"nestor/model"
@@ -28,6 +29,10 @@ type Options struct {
 	// move in arithmetic progression become one loop, in the original
 	// execution order. A note names each run.
 	Reroll bool
+	// Expand turns scalar temporaries that only the region uses into
+	// arrays when that makes a loop parallel (package expand; the CLI's
+	// --expand, on by default; needs Schedule). A note names each one.
+	Expand bool
 	// Schedule replaces the original order by an affine schedule from
 	// sched.Compute (the CLI's --schedule). Where the scheduler gives up,
 	// the region keeps its order and a note says why.
@@ -82,7 +87,7 @@ type Options struct {
 // DefaultOptions returns what `nestor opt` does without flags: schedule,
 // tile and parallelize, with smart fusion.
 func DefaultOptions() Options {
-	return Options{Schedule: true, Tile: true, Parallel: true, UnrollJam: true, KeepCached: true, Rfactor: true}
+	return Options{Schedule: true, Expand: true, Tile: true, Parallel: true, UnrollJam: true, KeepCached: true, Rfactor: true}
 }
 
 func (o *Options) note(s *frontend.Scop, format string, args ...any) {
@@ -120,6 +125,7 @@ const GCPercent = 400
 // the code is generated.
 var passes = []pass{
 	{name: "reroll", fn: rerollPass},
+	{name: "expand", fn: expandPass},
 	{name: "schedule", fn: schedule},
 	{name: "rfactor", fn: factor},
 }
@@ -128,6 +134,8 @@ var passes = []pass{
 // test fails if passes breaks one.
 var order = []struct{ before, after, why string }{
 	{"reroll", "schedule", "rerolling recovers the loops a hand-unrolled body hid, which the scheduler then tiles, fuses and vectorizes; it works on the original loop tree (sibling statements, beta positions), which a schedule replaces"},
+	{"reroll", "expand", "expansion looks for temporaries assigned first in every iteration of a loop, and a hand-unrolled body hides the loop"},
+	{"expand", "schedule", "an expanded temporary no longer ties the iterations of its loop: the scheduler may then run them in parallel or move the loop inside"},
 	{"schedule", "rfactor", "rfactor factors the loops of the final schedule, and only those it leaves sequential"},
 }
 
@@ -262,6 +270,23 @@ func schedule(s *region, opt *Options) error {
 		return nil
 	}
 	s.Prog, s.loops = p, loops
+	return nil
+}
+
+// expandPass expands the scalar temporaries of the region whose loop then
+// runs in parallel, with a note per temporary.
+func expandPass(s *region, opt *Options) error {
+	if !opt.Expand || !opt.Schedule {
+		return nil
+	}
+	p, xs, err := expand.Expand(s.Prog)
+	if err != nil {
+		return err
+	}
+	for _, x := range xs {
+		opt.note(s.Scop, "%s at %s: each iteration of its loop gets its own element of %s", x, s.Prog.Stmts[x.Kill].Pos, p.Arrays[x.Array].Name)
+	}
+	s.Prog = p
 	return nil
 }
 

@@ -122,6 +122,7 @@ type planLayout struct {
 	tiles []tileLoop  // the tile counters
 	start []int       // per new counter, the loop dimension whose beta entry precedes it, or -1
 	info  []LoopInfo  // per new counter
+	group []int       // per new counter, the index of its group (a band, or a loop alone)
 	skew  map[int]int // wavefront: tile counter index → the tile index added to it
 }
 
@@ -175,7 +176,7 @@ func layout(p *ir.Program, sc *Schedule, loops []int, olds [][]ir.Aff, plan Plan
 		return out
 	}
 	bands := 0
-	for _, g := range groups {
+	for gi, g := range groups {
 		band := 0
 		if len(g) > 1 {
 			bands++
@@ -207,6 +208,7 @@ func layout(p *ir.Program, sc *Schedule, loops []int, olds [][]ir.Aff, plan Plan
 				lay.tiles = append(lay.tiles, tileLoop{at: at, j: j, size: size})
 				lay.info = append(lay.info, LoopInfo{Parallel: parallel(j), ParallelStmts: stmtsParallel(j), Tile: true, Size: size, Dim: loops[j], Band: band})
 				lay.start = append(lay.start, -1)
+				lay.group = append(lay.group, gi)
 			}
 			lay.start[first] = g[0]
 			if plan.Wavefront && !slices.ContainsFunc(g, parallel) && !eachParallel(p, sc, loops, g) {
@@ -222,6 +224,7 @@ func layout(p *ir.Program, sc *Schedule, loops []int, olds [][]ir.Aff, plan Plan
 		for n, j := range points {
 			lay.pos[j] = len(lay.info)
 			lay.info = append(lay.info, LoopInfo{Parallel: parallel(j), ParallelStmts: stmtsParallel(j), Dim: loops[j], Band: band})
+			lay.group = append(lay.group, gi)
 			if n == 0 && !(plan.Tile && len(g) > 1) {
 				lay.start = append(lay.start, g[0])
 			} else {
@@ -229,7 +232,111 @@ func layout(p *ir.Program, sc *Schedule, loops []int, olds [][]ir.Aff, plan Plan
 			}
 		}
 	}
+	if plan.Reorder {
+		lay.sinkParallel(p, sc, loops, olds)
+	}
 	return lay
+}
+
+// sinkParallel moves a parallel point loop below the loops of later groups
+// nested in it (to the innermost position) when its accesses run along
+// rows where the innermost loop's jump across them: symm's update
+// C[k][j] += … B[i][j] … runs its k loop (a separate band, for the
+// statements that have it) inside the parallel j loop and walks C and B
+// by columns; with j innermost it walks them by rows.
+//
+// It is legal because the loop carries no dependence (Parallel: distance
+// zero on every dependence not satisfied outside its band, hence on every
+// one not satisfied by an outer loop): moving a zero entry of every
+// distance vector to the end keeps each vector's first non-zero entry,
+// positive. Statements that shared the loop around the inner ones get one
+// loop each (the scalar dimensions now precede it). The moved loop leaves
+// its band (Band 0): it is no longer next to the band's other loops.
+//
+// The candidate must not be the innermost loop's group, and the loop that
+// scores best over the statements with loops below it (innermostLast's
+// stride score) must beat the innermost loop's score.
+func (lay *planLayout) sinkParallel(p *ir.Program, sc *Schedule, loops []int, olds [][]ir.Aff) {
+	n := len(lay.info)
+	if n < 2 || lay.info[n-1].Tile {
+		return
+	}
+	loopAt := make([]int, n) // loop index of a point counter, −1 for a tile one
+	for c := range loopAt {
+		loopAt[c] = -1
+	}
+	for j, c := range lay.pos {
+		loopAt[c] = j
+	}
+	inner := loopAt[n-1]
+	best, bestScore := -1, 0
+	for c := 0; c < n-1; c++ {
+		j := loopAt[c]
+		if j < 0 || !lay.info[c].Parallel || lay.group[c] == lay.group[n-1] {
+			continue
+		}
+		if lay.start[c] >= 0 && (lay.group[c+1] != lay.group[c] || lay.start[c+1] >= 0) {
+			continue // its beta entry has no loop of its group to go to
+		}
+		deeper := map[int]bool{} // the statements with a loop below c
+		for st := range p.Stmts {
+			for k := c + 1; k < n; k++ {
+				if l := loopAt[k]; l >= 0 && !isConstant(sc.Rows[st][loops[l]]) {
+					deeper[st] = true
+				}
+			}
+		}
+		score, innerScore := 0, 0
+		for st := range deeper {
+			for _, acc := range p.Stmts[st].Accesses {
+				score += strideScore(acc, olds[st], j)
+				innerScore += strideScore(acc, olds[st], inner)
+			}
+		}
+		if score > innerScore && (best < 0 || score > bestScore) {
+			best, bestScore = c, score
+		}
+	}
+	if best >= 0 {
+		lay.moveLast(best)
+	}
+}
+
+// moveLast moves counter c to the innermost position, handing its beta
+// entry to the next counter of its group.
+func (lay *planLayout) moveLast(c int) {
+	n := len(lay.info)
+	newIdx := make([]int, n)
+	for k := range n {
+		switch {
+		case k < c:
+			newIdx[k] = k
+		case k == c:
+			newIdx[k] = n - 1
+		default:
+			newIdx[k] = k - 1
+		}
+	}
+	if lay.start[c] >= 0 {
+		lay.start[c+1], lay.start[c] = lay.start[c], -1
+	}
+	start, info, group := make([]int, n), make([]LoopInfo, n), make([]int, n)
+	for k := range n {
+		start[newIdx[k]], info[newIdx[k]], group[newIdx[k]] = lay.start[k], lay.info[k], lay.group[k]
+	}
+	info[n-1].Band = 0
+	lay.start, lay.info, lay.group = start, info, group
+	for j := range lay.pos {
+		lay.pos[j] = newIdx[lay.pos[j]]
+	}
+	for t := range lay.tiles {
+		lay.tiles[t].at = newIdx[lay.tiles[t].at]
+	}
+	skew := map[int]int{}
+	for k, v := range lay.skew {
+		skew[newIdx[k]] = newIdx[v]
+	}
+	lay.skew = skew
 }
 
 // loopRows returns the statements whose rows at the band's dimensions

@@ -150,3 +150,64 @@ func TestCutKeepsIndependentTogether(t *testing.T) {
 		}
 	}
 }
+
+// TestSinkParallel lays out symm with its temporary expanded (t[j]): the
+// schedule puts the parallel j loop outside the k loop of the updates,
+// and the layout must move j innermost, where C[k][j] and B[k][j] are
+// walked by rows, tiled or not. With the scalar temporary, j is not
+// parallel and stays outside.
+func TestSinkParallel(t *testing.T) {
+	for _, tc := range []struct {
+		name, param, local, temp string
+		tile, sink               bool
+	}{
+		{"expanded", ", double t[200]", "", "t[j]", false, true},
+		{"expanded tiled", ", double t[200]", "", "t[j]", true, true},
+		{"scalar", "", "double t0;", "t0", false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := `void k(int m, int n, double C[200][200], double A[200][200], double B[200][200]` + tc.param + `) {
+  int i, j, k;
+  ` + tc.local + `
+#pragma scop
+  for (i = 0; i < m; i++)
+    for (j = 0; j < n; j++) {
+      TEMP = 0;
+      for (k = 0; k < i; k++) {
+        C[k][j] += 1.5 * B[i][j] * A[i][k];
+        TEMP += B[k][j] * A[i][k];
+      }
+      C[i][j] = 1.2 * C[i][j] + 1.5 * B[i][j] * A[i][i] + 1.5 * TEMP;
+    }
+#pragma endscop
+}
+`
+			src = strings.ReplaceAll(src, "TEMP", tc.temp)
+			f, err := frontend.Parse("symm.c", []byte(src), frontend.Config{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := f.Scops[0].Prog
+			g, err := deps.Analyze(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sc, err := Compute(p, g, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			q, info, err := ApplyPlan(p, sc, Plan{Reorder: true, Tile: tc.tile})
+			if err != nil {
+				t.Fatal(err)
+			}
+			inner := len(info) - 1
+			w := q.Stmts[1].Accesses[0] // C[k][j] += …
+			if rows := w.Index[1].Iter[inner] != 0 && w.Index[0].Iter[inner] == 0; rows != tc.sink {
+				t.Errorf("innermost loop walks C by rows: %v, want %v (subscripts %v)", rows, tc.sink, w.Index)
+			}
+			if tc.sink && info[inner].Band != 0 {
+				t.Errorf("the moved loop keeps band %d", info[inner].Band)
+			}
+		})
+	}
+}

@@ -31,6 +31,7 @@ type sourceFlags struct {
 	assocMath, wrap bool
 	reroll          bool
 	share           bool
+	expand          bool
 }
 
 func (s *sourceFlags) register(fs *flag.FlagSet) {
@@ -45,6 +46,7 @@ func (s *sourceFlags) registerOpt(fs *flag.FlagSet) {
 	fs.BoolVar(&s.reroll, "reroll", false, "reroll hand-unrolled statements into loops: runs of isomorphic statements whose subscripts and literals move in arithmetic progression (y[i] = ...; y[i+1] = ...; ...) become one loop, in the original order, before scheduling")
 	fs.BoolVar(&s.share, "share", false, "print straight-line bodies (the copies of unrolled statements) with the subexpressions they repeat computed once, in const temporaries, and the patterns they repeat with differences outlined into local macros (anti-unification, as nestor outline does)")
 	fs.BoolVar(&s.schedule, "schedule", true, "compute an affine schedule (Pluto-style); --schedule=false keeps the original order and turns off what follows")
+	fs.BoolVar(&s.expand, "expand", true, "expand scalar temporaries that only the region uses into arrays along the loop whose iterations each assign them first, when that makes the loop parallel (symm's temp2: the loop can then run in parallel or move inside)")
 	fs.BoolVar(&s.tile, "tile", true, "tile the permutable bands of the schedule")
 	fs.BoolVar(&s.notile, "notile", false, "do not tile (same as --tile=false)")
 	fs.StringVar(&s.tileSizes, "tile-sizes", "", "tile sizes, outermost band loop first, e.g. `32,32,128` (default: from the cache model; 0 keeps the model's)")
@@ -65,7 +67,8 @@ func (s *sourceFlags) options(w io.Writer) (pipeline.Options, error) {
 	o := pipeline.Options{Check: s.check, Schedule: s.schedule, Notes: w,
 		Align: s.align, Tile: s.schedule && s.tile && !s.notile, Parallel: s.schedule && s.parallel && !s.nopar,
 		UnrollJam: s.schedule && s.unrollJam, KeepCached: s.keepCached,
-		Rfactor: !s.norfactor, AssocMath: s.assocMath, Wrap: s.wrap, Reroll: s.reroll, Share: s.share}
+		Rfactor: !s.norfactor, AssocMath: s.assocMath, Wrap: s.wrap, Reroll: s.reroll, Share: s.share,
+		Expand: s.schedule && s.expand}
 	if s.registerTile != "" {
 		r, c, ok := strings.Cut(s.registerTile, "x")
 		rows, err1 := strconv.ParseInt(r, 10, 64)

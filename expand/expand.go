@@ -1,0 +1,355 @@
+package expand
+
+import (
+	"fmt"
+	"slices"
+
+	"nestor/deps"
+	"nestor/ir"
+	"nestor/poly"
+)
+
+// Expansion records one live range of a scalar made an array.
+type Expansion struct {
+	Scalar string // the variable's name
+	Old    int    // its index in Program.Arrays
+	Array  int    // the new array's index in Program.Arrays
+	Kill   int    // the statement that assigns the scalar first in every iteration
+	Stmts  []int  // the statements of the live range (Kill first) whose accesses move to the array
+	Level  int    // the loop (0 = outermost) whose counter subscripts the new array
+	Lo     ir.Aff // the counter's lower bound: the element of counter value i is i − Lo
+}
+
+func (x Expansion) String() string {
+	return fmt.Sprintf("%s expanded along loop %d", x.Scalar, x.Level+1)
+}
+
+// Expand returns p with every live range of a scalar that the package
+// doc's conditions allow expanded, and what it expanded. p is not
+// modified; statements that do not mention an expanded scalar are shared
+// with the result.
+func Expand(p *ir.Program) (*ir.Program, []Expansion, error) {
+	var done []Expansion
+	for a, arr := range p.Arrays {
+		if arr.Rank() != 0 || !arr.RegionOnly {
+			continue
+		}
+		ranges, err := liveRanges(p, a)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, x := range ranges {
+			q := apply(p, &x)
+			gain, err := parallelAfter(q, &x)
+			if err != nil {
+				return nil, nil, err
+			}
+			if gain {
+				p = q
+				done = append(done, x)
+			}
+		}
+	}
+	return p, done, nil
+}
+
+// liveRanges splits the statements that mention scalar a into live
+// ranges, each opened by a kill: a statement that assigns a without
+// reading it, outside the loops of the range before it. Every other
+// statement must lie inside the loops of its range's kill and run only
+// where the kill runs: then every read of a reads a value of its own
+// range, written in the same iteration of the kill's loops, and ranges
+// can be given storage of their own. It returns the ranges that can be
+// expanded (a kill inside a loop whose counter has parameter bounds), or
+// none when some statement is not covered: a read could then see a value
+// from an earlier range.
+func liveRanges(p *ir.Program, a int) ([]Expansion, error) {
+	var ranges []Expansion
+	var w *ir.Stmt // the current range's kill
+	for _, u := range mentions(p, a) {
+		s := p.Stmts[u]
+		if w == nil || !inside(s, w) {
+			if !kills(s, a) {
+				return nil, nil
+			}
+			w = s
+			ranges = append(ranges, Expansion{Scalar: p.Arrays[a].Name, Old: a, Kill: u, Stmts: []int{u}, Level: s.Depth() - 1})
+			continue
+		}
+		covered, err := implies(p, s, w)
+		if err != nil || !covered {
+			return nil, err
+		}
+		r := &ranges[len(ranges)-1]
+		r.Stmts = append(r.Stmts, u)
+	}
+	out := ranges[:0]
+	for _, r := range ranges {
+		w := p.Stmts[r.Kill]
+		if r.Level < 0 || len(w.Domain.Divs) > 0 {
+			continue
+		}
+		lo, ok, err := counterBound(p, w, r.Level)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			r.Lo = lo
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
+// kills reports whether s assigns scalar a without reading it.
+func kills(s *ir.Stmt, a int) bool {
+	return s.Op == ir.Assign && s.Accesses[0].Array == a &&
+		!slices.ContainsFunc(s.Accesses[1:], func(acc *ir.Access) bool { return acc.Array == a })
+}
+
+// inside reports whether s lies in the loops around statement w (after
+// it, when s comes later in textual order).
+func inside(s, w *ir.Stmt) bool {
+	d := w.Depth()
+	return s.Depth() >= d && slices.Equal(s.Beta[:d], w.Beta[:d])
+}
+
+// mentions returns the statements with an access to array a, in textual
+// order.
+func mentions(p *ir.Program, a int) []int {
+	var out []int
+	for k, s := range p.Stmts {
+		if slices.ContainsFunc(s.Accesses, func(acc *ir.Access) bool { return acc.Array == a }) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// implies reports whether every instance of s (with the context) satisfies
+// the constraints of w's domain, which are over the counters s shares
+// with w: for each constraint c, s's domain ∧ c < 0 has no integer point.
+// An undecided question (a search limit) answers no.
+func implies(p *ir.Program, s, w *ir.Stmt) (bool, error) {
+	sp, base := domainRows(p, s)
+	for _, c := range w.Domain.Cons {
+		r := row(c.Aff, s, len(p.Params))
+		negs := [][]int64{negate(r, -1)} // −c − 1 ≥ 0
+		if c.Eq {
+			r[len(r)-1]-- // c − 1 ≥ 0
+			negs = append(negs, r)
+		}
+		for _, n := range negs {
+			set, err := poly.NewSet(sp, append(slices.Clone(base), poly.Constraint{Coef: n})...)
+			if err != nil {
+				return false, err
+			}
+			empty, err := set.IsEmpty()
+			if err != nil || !empty {
+				return false, nil // ErrLimit: keep the scalar
+			}
+		}
+	}
+	return true, nil
+}
+
+// domainRows returns the space of s's counters, its locals and the
+// parameters, and the rows of its domain and of the context.
+func domainRows(p *ir.Program, s *ir.Stmt) (poly.Space, []poly.Constraint) {
+	np := len(p.Params)
+	dims := slices.Clone(s.Iters)
+	for k := range s.Domain.Divs {
+		dims = append(dims, fmt.Sprintf("q%d", k))
+	}
+	var cs []poly.Constraint
+	for _, c := range s.Domain.Cons {
+		cs = append(cs, poly.Constraint{Eq: c.Eq, Coef: row(c.Aff, s, np)})
+	}
+	for l, dv := range s.Domain.Divs { // den·q ≤ num ≤ den·q + den − 1
+		lo := row(dv.Num, s, np)
+		lo[s.Depth()+l] -= dv.Den
+		hi := negate(lo, dv.Den-1)
+		cs = append(cs, poly.Constraint{Coef: lo}, poly.Constraint{Coef: hi})
+	}
+	for _, c := range p.Context {
+		cs = append(cs, poly.Constraint{Eq: c.Eq, Coef: row(c.Aff, s, np)})
+	}
+	return poly.Space{Dims: dims, Params: ir.ParamNames(p)}, cs
+}
+
+// row lays form a out over (s's counters, s's locals, parameters, 1); a
+// may have fewer counters than s (those of an enclosing statement).
+func row(a ir.Aff, s *ir.Stmt, np int) []int64 {
+	d, nl := s.Depth(), len(s.Domain.Divs)
+	r := make([]int64, d+nl+np+1)
+	copy(r, a.Iter)
+	copy(r[d:], a.Local)
+	copy(r[d+nl:], a.Param)
+	r[len(r)-1] = a.Const
+	return r
+}
+
+// negate returns −r with c added to the constant.
+func negate(r []int64, c int64) []int64 {
+	out := make([]int64, len(r))
+	for k, v := range r {
+		out[k] = -v
+	}
+	out[len(out)-1] += c
+	return out
+}
+
+// counterBound returns a lower bound of counter k of w affine in the
+// parameters (the rational projection of w's domain onto the counter and
+// the parameters, a row x_k + L ≥ 0 with L over the parameters), and
+// whether the counter also has an upper bound of that kind: the array
+// then has hi − lo + 1 elements (see arraySize).
+func counterBound(p *ir.Program, w *ir.Stmt, k int) (ir.Aff, bool, error) {
+	lo, hi, err := bounds(p, w, k)
+	if err != nil || lo == nil || hi == nil {
+		return ir.Aff{}, false, err
+	}
+	return *lo, true, nil
+}
+
+// bounds returns forms lo and hi over the parameters with lo ≤ x_k ≤ hi on
+// w's domain, nil where the projection has no such bound with
+// coefficient ±1 on x_k.
+func bounds(p *ir.Program, w *ir.Stmt, k int) (lo, hi *ir.Aff, err error) {
+	np, d := len(p.Params), w.Depth()
+	_, base := domainRows(p, w) // no locals: candidate rejects them
+	// Reorder the columns to (x_k, parameters, other counters, 1) and
+	// eliminate the other counters.
+	perm := []int{k}
+	for q := range np {
+		perm = append(perm, d+q)
+	}
+	for c := range d {
+		if c != k {
+			perm = append(perm, c)
+		}
+	}
+	rows := make([]poly.Constraint, len(base))
+	for n, c := range base {
+		r := make([]int64, len(c.Coef))
+		for to, from := range perm {
+			r[to] = c.Coef[from]
+		}
+		r[len(r)-1] = c.Coef[len(c.Coef)-1]
+		rows[n] = poly.Constraint{Eq: c.Eq, Coef: r}
+	}
+	proj, err := poly.EliminateRational(rows, d+np, 1+np)
+	if err != nil {
+		return nil, nil, err
+	}
+	// form turns the row sign·x + rest ≥ 0 into the bound −sign·rest of x,
+	// a form over the parameters.
+	form := func(r []int64, sign int64) *ir.Aff {
+		a := ir.Aff{Param: make([]int64, np)}
+		for q := range np {
+			a.Param[q] = -sign * r[1+q]
+		}
+		a.Const = -sign * r[len(r)-1]
+		return &a
+	}
+	for _, c := range proj {
+		ineqs := [][]int64{c.Coef}
+		if c.Eq {
+			ineqs = append(ineqs, negate(c.Coef, 0))
+		}
+		for _, r := range ineqs {
+			switch {
+			case r[0] == 1 && (lo == nil || constOnly(r, np)):
+				lo = form(r, 1) // x + rest ≥ 0: x ≥ −rest
+			case r[0] == -1 && (hi == nil || constOnly(r, np)):
+				hi = form(r, -1) // −x + rest ≥ 0: x ≤ rest
+			}
+		}
+	}
+	return lo, hi, nil
+}
+
+// constOnly reports whether projected row r has no parameter terms.
+func constOnly(r []int64, np int) bool {
+	return !slices.ContainsFunc(r[1:1+np], func(c int64) bool { return c != 0 })
+}
+
+// apply returns p with scalar x.Old replaced by a new heap array of one
+// dimension subscripted by counter x.Level minus x.Lo.
+func apply(p *ir.Program, x *Expansion) *ir.Program {
+	np := len(p.Params)
+	w := p.Stmts[x.Kill]
+	lo, hi, _ := bounds(p, w, x.Level) // succeeded in candidate
+	size := ir.Aff{Param: make([]int64, np), Const: hi.Const - lo.Const + 1}
+	for q := range np {
+		size.Param[q] = hi.Param[q] - lo.Param[q]
+	}
+	old := p.Arrays[x.Old]
+	q := *p
+	q.Arrays = append(slices.Clone(p.Arrays), &ir.Array{Name: freshName(p, "nestor_"+old.Name), Elem: old.Elem,
+		Dims: []ir.Aff{size}, Storage: ir.ScopLocal, Pos: old.Pos, RegionOnly: true, Heap: true})
+	na := len(q.Arrays) - 1
+	x.Array = na
+	q.Stmts = slices.Clone(p.Stmts)
+	for _, k := range x.Stmts {
+		s := q.Stmts[k]
+		ns := *s
+		ns.Accesses = slices.Clone(s.Accesses)
+		for n, acc := range ns.Accesses {
+			if acc.Array != x.Old {
+				continue
+			}
+			sub := ir.NewAff(s.Depth(), np, 0)
+			sub.Iter[x.Level] = 1
+			for r := range np {
+				sub.Param[r] = -x.Lo.Param[r]
+			}
+			sub.Const = -x.Lo.Const
+			ns.Accesses[n] = &ir.Access{Array: na, Write: acc.Write, Index: []ir.Aff{sub}}
+		}
+		q.Stmts[k] = &ns
+	}
+	return &q
+}
+
+// freshName returns name, or name_1, name_2, … when an array, parameter
+// or counter of p has it.
+func freshName(p *ir.Program, name string) string {
+	taken := map[string]bool{}
+	for _, a := range p.Arrays {
+		taken[a.Name] = true
+	}
+	for _, q := range p.Params {
+		taken[q.Name] = true
+	}
+	for _, v := range p.Vars {
+		taken[v] = true
+	}
+	for _, s := range p.Stmts {
+		for _, it := range s.Iters {
+			taken[it] = true
+		}
+	}
+	n := name
+	for k := 1; taken[n]; k++ {
+		n = fmt.Sprintf("%s_%d", name, k)
+	}
+	return n
+}
+
+// parallelAfter reports whether, in q (p after expansion x), the expansion
+// loop carries no dependence between the statements inside it.
+func parallelAfter(q *ir.Program, x *Expansion) (bool, error) {
+	g, err := deps.Analyze(q)
+	if err != nil {
+		return false, err
+	}
+	w := q.Stmts[x.Kill]
+	d := x.Level + 1
+	for _, e := range g.Edges {
+		if e.Depth == d && e.Common >= d && inside(q.Stmts[e.Source], w) && inside(q.Stmts[e.Target], w) {
+			return false, nil
+		}
+	}
+	return true, nil
+}
