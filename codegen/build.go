@@ -11,6 +11,12 @@ import (
 // the original order (Beta, Dir). It fails when p breaks an ir invariant or
 // a statement's domain leaves one of its loops unbounded.
 func Build(p *ir.Program) (*Block, error) {
+	return buildWithin(p, maxSolverWork)
+}
+
+// buildWithin is Build with work as the budget of simplification (see
+// solver).
+func buildWithin(p *ir.Program, work int64) (*Block, error) {
 	if err := ir.Check(p); err != nil {
 		return nil, fmt.Errorf("codegen: %w", err)
 	}
@@ -25,7 +31,7 @@ func Build(p *ir.Program) (*Block, error) {
 		}
 	}
 	b := &Block{Body: build(sts, 0)}
-	simplify(p, b)
+	simplify(p, b, work)
 	return b, nil
 }
 

@@ -76,5 +76,10 @@
 // Congruences that differ between the statements of a loop stay guards,
 // and a loop is split at its guards only when it holds at most
 // maxSplitInstances statement instances and the pieces number at most
-// maxSplitPieces.
+// maxSplitPieces. The linear programs of one region's simplification share
+// a budget of work, maxSolverWork (simplify.go): past it a guard stays, a
+// bound term is not dropped, a loop is not known to run and accesses are
+// not known apart, so the code stays correct and is only less simplified.
+// The budget counts estimated work, not time, so the output does not
+// depend on the machine.
 package codegen

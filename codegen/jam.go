@@ -62,10 +62,8 @@ func UnrollJam(p *ir.Program, b *Block, opt JamOptions) int {
 	if opt.MaxCopies == 0 {
 		opt.MaxCopies = 64
 	}
-	j := &jammer{p: p, opt: opt, np: len(p.Params)}
-	for _, s := range p.Stmts {
-		j.depth = max(j.depth, s.Depth())
-	}
+	j := &jammer{p: p, opt: opt, solver: newSolver(p, maxSolverWork)}
+	j.depth, j.np = j.solver.depth, j.solver.np
 	b.Body = j.nodes(b.Body)
 	return j.count
 }
@@ -75,6 +73,7 @@ type jammer struct {
 	opt       JamOptions
 	depth, np int
 	count     int
+	solver    *solver // decides which elements the copies keep in registers
 }
 
 func (j *jammer) nodes(ns []Node) []Node {
@@ -219,8 +218,8 @@ func (j *jammer) copyInner(l *Loop, body []*Instance, a, b int, rows, cols int64
 			}
 		}
 	}
-	c.Registers = registerArrays(j.p, &c, nil, j.depth, j.np)
-	c.BodyRegisters = bodyRegisters(j.p, &c, nil, j.depth, j.np)
+	c.Registers = j.solver.registerArrays(j.p, &c, nil)
+	c.BodyRegisters = j.solver.bodyRegisters(j.p, &c, nil)
 	return &c
 }
 

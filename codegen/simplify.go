@@ -13,21 +13,87 @@ import (
 // aff ≥ 0, so ¬c is −aff − 1 ≥ 0), over the counters and the parameters
 // together; when poly cannot decide (a limit or an overflow) the guard
 // stays. Guards with modulo or floor-division terms always stay. An If
-// left with no guard is replaced by its body.
-func simplify(p *ir.Program, b *Block) {
-	depth := 0
-	for _, s := range p.Stmts {
-		depth = max(depth, s.Depth())
-	}
-	np := len(p.Params)
+// left with no guard is replaced by its body. The questions share one
+// budget of work (see solver); past it the guards stay and the bounds are
+// left as they are.
+func simplify(p *ir.Program, b *Block, work int64) {
+	s := newSolver(p, work)
 	var known []poly.Constraint
 	for _, c := range p.Context {
-		known = append(known, toPoly(c.Aff, c.Eq, depth, np))
+		known = append(known, toPoly(c.Aff, c.Eq, s.depth, s.np))
 	}
-	b.Body = simplifyNodes(p, b.Body, known, depth, np)
+	b.Body = s.simplifyNodes(p, b.Body, known)
 }
 
-func simplifyNodes(p *ir.Program, ns []Node, known []poly.Constraint, depth, np int) []Node {
+// maxSolverWork is the budget of one region's simplification, in the units
+// of solver.cost. The region of testdata that needs most, seidel-2d's, asks
+// for 9e7 under the default options and 3e8 with 4×3×2 tiles. A unit takes
+// 5e-11 to 1e-8 s, depending on how large the pivots make the coefficients
+// (seidel-2d's skewed tiles are the slow end), so the budget is a few
+// seconds at worst. Generated nests with partial tiles in several
+// dimensions asked for 4e11 — linear programs of a thousand bound terms —
+// and took 20 s and more.
+const maxSolverWork = 5e8
+
+// A solver answers the emptiness questions of simplification over the
+// counters of a program's loops (depth of them) and its parameters (np),
+// within a budget of work. A question is charged its cost before poly
+// solves it; one that costs more than the budget has left is not solved
+// and is answered as if poly could not decide it: the guard stays, the
+// loop may run no iteration, the bound term stays, the accesses may name
+// one element. Such answers only cost simplification, never correctness.
+// A smaller question may still fit after a large one was refused. The
+// budget counts work, not time, so the output does not depend on the
+// machine nor on its load.
+type solver struct {
+	depth, np int
+	left      int64 // what the budget has left
+}
+
+func newSolver(p *ir.Program, work int64) *solver {
+	s := &solver{np: len(p.Params), left: work}
+	for _, st := range p.Stmts {
+		s.depth = max(s.depth, st.Depth())
+	}
+	return s
+}
+
+// cost estimates the work of deciding the emptiness of rows: poly's
+// simplex tableau has a row per constraint plus the objective and a column
+// per variable and its negation, per inequality's slack and for the
+// constant, and phase 1 makes up to about one pivot per row, each updating
+// the whole tableau. The estimate, (r+1)²·(r+1+2v) for r rows over v
+// variables, is a cube in the rows: a question about a thousand bound
+// terms costs as much as a thousand questions about a hundred.
+func (s *solver) cost(rows []poly.Constraint) int64 {
+	r := int64(min(len(rows), 1<<20)) + 1 // capped: the cube fits an int64
+	return r * r * (r + 2*int64(s.depth+s.np))
+}
+
+// empty reports whether rows have no point: no rational point, or with
+// integer no integer point. It is false when poly cannot decide (a limit,
+// an overflow) and when the budget left does not cover the question.
+func (s *solver) empty(rows []poly.Constraint, integer bool) bool {
+	c := s.cost(rows)
+	if c > s.left {
+		return false
+	}
+	s.left -= c
+	set, err := poly.NewSet(space(s.depth, s.np), rows...)
+	if err != nil {
+		return false
+	}
+	var empty bool
+	if integer {
+		empty, err = set.IsEmpty()
+	} else {
+		empty, err = set.IsRationalEmpty()
+	}
+	return err == nil && empty
+}
+
+func (s *solver) simplifyNodes(p *ir.Program, ns []Node, known []poly.Constraint) []Node {
+	depth, np := s.depth, s.np
 	var out []Node
 	for _, n := range ns {
 		switch n := n.(type) {
@@ -36,22 +102,20 @@ func simplifyNodes(p *ir.Program, ns []Node, known []poly.Constraint, depth, np 
 			if n.Step == 1 {
 				inner = append(inner, boundRows(n.Lower, n.Level, true, depth, np)...)
 				inner = append(inner, boundRows(n.Upper, n.Level, false, depth, np)...)
-				if set, err := poly.NewSet(space(depth, np), inner...); err == nil {
-					if empty, err := set.IsEmpty(); err == nil && empty {
-						continue // never runs: no empty loops in the output
-					}
+				if s.empty(inner, true) {
+					continue // never runs (past the budget, such a loop stays)
 				}
 			}
-			n.Lower = dropDominated(known, n.Lower, true, depth, np)
-			n.Upper = dropDominated(known, n.Upper, false, depth, np)
-			n.NonEmpty = nonEmpty(known, n, depth, np)
+			n.Lower = s.dropDominated(known, n.Lower, true)
+			n.Upper = s.dropDominated(known, n.Upper, false)
+			n.NonEmpty = s.nonEmpty(known, n)
 			if singleIteration(n) && !usesLocals(n.Lower[0].Aff) {
 				// The counter has one value: inner bounds and statements
 				// read it as that value (a tile loop over a dimension a
 				// statement keeps constant), and the loop prints as its body.
 				substitute(n.Body, n.Level, n.Lower[0].Aff)
 			}
-			n.Body = simplifyNodes(p, n.Body, inner, depth, np)
+			n.Body = s.simplifyNodes(p, n.Body, inner)
 			if len(n.Body) == 0 {
 				continue
 			}
@@ -60,16 +124,16 @@ func simplifyNodes(p *ir.Program, ns []Node, known []poly.Constraint, depth, np 
 				for k, q := range pieces {
 					ns[k] = q
 				}
-				out = append(out, simplifyNodes(p, ns, known, depth, np)...)
+				out = append(out, s.simplifyNodes(p, ns, known)...)
 				continue
 			}
 			if innermost(n) {
-				n.Registers = registerArrays(p, n, inner, depth, np)
+				n.Registers = s.registerArrays(p, n, inner)
 			}
-			n.BodyRegisters = bodyRegisters(p, n, inner, depth, np)
+			n.BodyRegisters = s.bodyRegisters(p, n, inner)
 			out = append(out, n)
 		case *If:
-			if slices.ContainsFunc(n.Conds, func(c Cond) bool { return refuted(known, c, depth, np) }) {
+			if slices.ContainsFunc(n.Conds, func(c Cond) bool { return s.refuted(known, c) }) {
 				continue // never runs
 			}
 			keep := slices.Clone(n.Conds)
@@ -86,7 +150,7 @@ func simplifyNodes(p *ir.Program, ns []Node, known []poly.Constraint, depth, np 
 						others = append(others, toPoly(d.Aff, d.Eq, depth, np))
 					}
 				}
-				if guardImplied(others, c, depth, np) || onlyNonEmpty(others, c, n.Body, depth, np) {
+				if s.guardImplied(others, c) || s.onlyNonEmpty(others, c, n.Body) {
 					keep = slices.Delete(keep, k, k+1)
 					continue
 				}
@@ -98,7 +162,7 @@ func simplifyNodes(p *ir.Program, ns []Node, known []poly.Constraint, depth, np 
 					inner = append(inner, toPoly(c.Aff, c.Eq, depth, np))
 				}
 			}
-			body := simplifyNodes(p, n.Body, inner, depth, np)
+			body := s.simplifyNodes(p, n.Body, inner)
 			if len(body) == 0 {
 				continue // guards around nothing
 			}
@@ -119,7 +183,7 @@ func simplifyNodes(p *ir.Program, ns []Node, known []poly.Constraint, depth, np 
 // where body, a single loop, runs no iteration: the known constraints,
 // ¬c and the loop's lower bounds below its upper ones have no common
 // point (over the rationals).
-func onlyNonEmpty(known []poly.Constraint, c Cond, body []Node, depth, np int) bool {
+func (s *solver) onlyNonEmpty(known []poly.Constraint, c Cond, body []Node) bool {
 	l, ok := body[0].(*Loop)
 	if len(body) != 1 || !ok || c.Eq || c.Mod > 0 || usesLocals(c.Aff) {
 		return false
@@ -127,70 +191,55 @@ func onlyNonEmpty(known []poly.Constraint, c Cond, body []Node, depth, np int) b
 	rows := slices.Clone(known)
 	not := neg(c.Aff)
 	not.Const--
-	rows = append(rows, toPoly(not, false, depth, np))
+	rows = append(rows, toPoly(not, false, s.depth, s.np))
 	for _, lo := range l.Lower {
 		for _, up := range l.Upper {
 			if len(lo.Of) > 0 || len(up.Of) > 0 || lo.Den != 1 || up.Den != 1 || usesLocals(lo.Aff) || usesLocals(up.Aff) {
 				return false
 			}
-			rows = append(rows, toPoly(sub(up.Aff, lo.Aff), false, depth, np))
+			rows = append(rows, toPoly(sub(up.Aff, lo.Aff), false, s.depth, s.np))
 		}
 	}
-	set, err := poly.NewSet(space(depth, np), rows...)
-	if err != nil {
-		return false
-	}
-	empty, err := set.IsEmpty()
-	return err == nil && empty
+	return s.empty(rows, true)
 }
 
 // refuted reports whether the known constraints contradict guard c (an
 // inequality; other guards are never refuted): they imply −aff − 1 ≥ 0.
-func refuted(known []poly.Constraint, c Cond, depth, np int) bool {
+func (s *solver) refuted(known []poly.Constraint, c Cond) bool {
 	if c.Eq || c.Mod > 0 || usesLocals(c.Aff) {
 		return false
 	}
 	not := neg(c.Aff)
 	not.Const--
-	return guardImplied(known, Cond{Aff: not}, depth, np)
+	return s.guardImplied(known, Cond{Aff: not})
 }
 
 // guardImplied reports whether the known constraints imply guard c. It
 // reasons over the rationals: integer emptiness (branch and bound) made
 // generated programs with many guards take seconds, for little gain.
-func guardImplied(known []poly.Constraint, c Cond, depth, np int) bool {
-	return implies(known, c, depth, np, false)
+func (s *solver) guardImplied(known []poly.Constraint, c Cond) bool {
+	return s.implies(known, c, false)
 }
 
 // rationalImplied is guardImplied over the rationals: weaker (it may miss
 // an implication that needs integrality) but never slow, for the pairwise
 // comparisons of bound terms.
-func rationalImplied(known []poly.Constraint, c Cond, depth, np int) bool {
-	return implies(known, c, depth, np, false)
+func (s *solver) rationalImplied(known []poly.Constraint, c Cond) bool {
+	return s.implies(known, c, false)
 }
 
 // implies decides known ⇒ c by the emptiness of known ∧ ¬c: first over
 // the rationals (empty there means empty over the integers), then, when
 // integer is set, over the integers.
-func implies(known []poly.Constraint, c Cond, depth, np int, integer bool) bool {
+func (s *solver) implies(known []poly.Constraint, c Cond, integer bool) bool {
 	holds := func(a ir.Aff) bool { // known ⇒ a ≥ 0
-		if impliedByOne(known, toPoly(a, false, depth, np)) {
+		if impliedByOne(known, toPoly(a, false, s.depth, s.np)) {
 			return true
 		}
-		not := toPoly(neg(a), false, depth, np)
+		not := toPoly(neg(a), false, s.depth, s.np)
 		not.Coef[len(not.Coef)-1]--
-		set, err := poly.NewSet(space(depth, np), append(connected(known, not), not)...)
-		if err != nil {
-			return false
-		}
-		if empty, err := set.IsRationalEmpty(); err == nil && empty {
-			return true
-		}
-		if !integer {
-			return false
-		}
-		empty, err := set.IsEmpty()
-		return err == nil && empty
+		rows := append(connected(known, not), not)
+		return s.empty(rows, false) || integer && s.empty(rows, true)
 	}
 	if !holds(c.Aff) {
 		return false
@@ -244,13 +293,17 @@ func connected(known []poly.Constraint, q poly.Constraint) []poly.Constraint {
 	return out
 }
 
-// impliedByOne reports whether a single known constraint implies q
-// (an inequality L + c ≥ 0): an inequality or equality with the same
-// linear part and a constant no larger, or an equality with the negated
-// linear part that fixes L at a value q admits. Many guards and bounds the
-// simplifier asks about are implied this way, without a linear program.
+// impliedByOne reports whether q (an inequality L + c ≥ 0) holds by
+// itself, L being 0 and c ≥ 0, or a single known constraint implies it:
+// an inequality or equality with the same linear part and a constant no
+// larger, or an equality with the negated linear part that fixes L at a
+// value q admits. Many guards and bounds the simplifier asks about are
+// implied this way, without a linear program (and so past the budget too).
 func impliedByOne(known []poly.Constraint, q poly.Constraint) bool {
 	n := len(q.Coef) - 1
+	if allZero(q.Coef[:n]) && q.Coef[n] >= 0 {
+		return true // max(0, 1): 1 − 0 ≥ 0
+	}
 	for _, k := range known {
 		if len(k.Coef) != len(q.Coef) {
 			continue
@@ -331,7 +384,7 @@ func toPoly(a ir.Aff, eq bool, depth, np int) poly.Constraint {
 // nonEmpty reports whether the known constraints imply that loop l runs
 // at least once: every leaf of its lower bound (a max) is at most every
 // leaf of its upper bound (a min), both with denominator 1.
-func nonEmpty(known []poly.Constraint, l *Loop, depth, np int) bool {
+func (s *solver) nonEmpty(known []poly.Constraint, l *Loop) bool {
 	if len(l.Lower) == 0 || len(l.Upper) == 0 {
 		return false
 	}
@@ -340,7 +393,7 @@ func nonEmpty(known []poly.Constraint, l *Loop, depth, np int) bool {
 			if len(lo.Of) > 0 || len(up.Of) > 0 || lo.Den != 1 || up.Den != 1 || usesLocals(lo.Aff) || usesLocals(up.Aff) {
 				return false
 			}
-			if !guardImplied(known, Cond{Aff: sub(up.Aff, lo.Aff)}, depth, np) {
+			if !s.guardImplied(known, Cond{Aff: sub(up.Aff, lo.Aff)}) {
 				return false
 			}
 		}
@@ -354,7 +407,7 @@ func nonEmpty(known []poly.Constraint, l *Loop, depth, np int) bool {
 // maxRegisterElems), any two of them either the same or provably distinct,
 // and every access that moves is provably to another element wherever
 // the loop runs (known holds the enclosing facts and l's bounds).
-func registerArrays(p *ir.Program, l *Loop, known []poly.Constraint, depth, np int) []int {
+func (s *solver) registerArrays(p *ir.Program, l *Loop, known []poly.Constraint) []int {
 	type acc struct {
 		sub   []ir.Aff
 		moves bool
@@ -390,7 +443,7 @@ func registerArrays(p *ir.Program, l *Loop, known []poly.Constraint, depth, np i
 				continue
 			}
 			for _, f := range fixed {
-				ok = ok && distinct(known, f, x.sub, depth, np)
+				ok = ok && s.distinct(known, f, x.sub)
 			}
 			fixed = append(fixed, x.sub)
 		}
@@ -399,7 +452,7 @@ func registerArrays(p *ir.Program, l *Loop, known []poly.Constraint, depth, np i
 		}
 		for _, x := range byArray[a] {
 			for _, f := range fixed {
-				if x.moves && !distinct(known, f, x.sub, depth, np) {
+				if x.moves && !s.distinct(known, f, x.sub) {
 					ok = false
 				}
 			}
@@ -417,7 +470,7 @@ const maxRegisterElems = 32
 
 // distinct reports whether the known constraints exclude a = b (the two
 // subscript lists naming one element).
-func distinct(known []poly.Constraint, a, b []ir.Aff, depth, np int) bool {
+func (s *solver) distinct(known []poly.Constraint, a, b []ir.Aff) bool {
 	rows := slices.Clone(known)
 	for k := range a {
 		d := sub(a[k], b[k])
@@ -427,14 +480,9 @@ func distinct(known []poly.Constraint, a, b []ir.Aff, depth, np int) bool {
 		if d.Const != 0 && allZero(d.Iter) && allZero(d.Param) {
 			return true // A[i][j] and A[i][j+1]: no solver needed
 		}
-		rows = append(rows, toPoly(d, true, depth, np))
+		rows = append(rows, toPoly(d, true, s.depth, s.np))
 	}
-	set, err := poly.NewSet(space(depth, np), rows...)
-	if err != nil {
-		return false
-	}
-	empty, err := set.IsEmpty()
-	return err == nil && empty
+	return s.empty(rows, true)
 }
 
 // bodyRegisters returns the elements loop l's body may keep in a variable
@@ -444,7 +492,7 @@ func distinct(known []poly.Constraint, a, b []ir.Aff, depth, np int) bool {
 // provably names another element, given the enclosing facts and the
 // accessing statement's domain. An array may have several such elements
 // (a jammed body updates one per copy), up to maxRegisterElems.
-func bodyRegisters(p *ir.Program, l *Loop, known []poly.Constraint, depth, np int) []BodyRegister {
+func (s *solver) bodyRegisters(p *ir.Program, l *Loop, known []poly.Constraint) []BodyRegister {
 	var out []BodyRegister
 	seen := map[int][][]ir.Aff{} // per array, the elements considered
 	for _, in := range unconditional(l.Body) {
@@ -473,7 +521,7 @@ func bodyRegisters(p *ir.Program, l *Loop, known []poly.Constraint, depth, np in
 			if !moves {
 				continue
 			}
-			uses, written, ok := elementUses(p, l.Body, a.Array, elem, known, depth, np)
+			uses, written, ok := s.elementUses(p, l.Body, a.Array, elem, known)
 			if ok && uses > 1 && written { // a value only read: the compiler keeps it
 				out = append(out, BodyRegister{Array: a.Array, Elem: elem, Written: written,
 					Load: !assigns(p, firstInstance(l.Body), elem, a.Array)})
@@ -487,33 +535,33 @@ func bodyRegisters(p *ir.Program, l *Loop, known []poly.Constraint, depth, np in
 // elem of array a and
 // reports whether one writes it; false when some access may name elem
 // without being provably equal to it.
-func elementUses(p *ir.Program, ns []Node, a int, elem []ir.Aff, known []poly.Constraint, depth, np int) (count int, written, ok bool) {
+func (s *solver) elementUses(p *ir.Program, ns []Node, a int, elem []ir.Aff, known []poly.Constraint) (count int, written, ok bool) {
 	for _, n := range ns {
 		switch n := n.(type) {
 		case *Loop:
-			c, w, ok := elementUses(p, n.Body, a, elem, known, depth, np)
+			c, w, ok := s.elementUses(p, n.Body, a, elem, known)
 			if !ok {
 				return 0, false, false
 			}
 			count, written = count+c, written || w
 		case *If:
-			c, w, ok := elementUses(p, n.Body, a, elem, known, depth, np)
+			c, w, ok := s.elementUses(p, n.Body, a, elem, known)
 			if !ok {
 				return 0, false, false
 			}
 			count, written = count+c, written || w
 		case *Instance:
-			s := p.Stmts[n.Stmt]
+			st := p.Stmts[n.Stmt]
 			var dom []poly.Constraint
-			for _, c := range s.Domain.Cons {
+			for _, c := range st.Domain.Cons {
 				if usesLocals(c.Aff) || !identity(n.Iters) {
 					dom = nil
 					break
 				}
-				dom = append(dom, toPoly(c.Aff, c.Eq, depth, np))
+				dom = append(dom, toPoly(c.Aff, c.Eq, s.depth, s.np))
 			}
 			touched := false
-			for k, acc := range s.Accesses {
+			for k, acc := range st.Accesses {
 				if acc.Array != a {
 					continue
 				}
@@ -525,7 +573,7 @@ func elementUses(p *ir.Program, ns []Node, a int, elem []ir.Aff, known []poly.Co
 				case sameSubscripts(elem, sub):
 					touched = true
 					written = written || k == 0
-				case !distinct(append(slices.Clone(known), dom...), elem, sub, depth, np):
+				case !s.distinct(append(slices.Clone(known), dom...), elem, sub):
 					return 0, false, false
 				}
 			}
@@ -630,7 +678,7 @@ const maxPruneTerms = 16
 // never above another, an upper-bound term (of a min) never below
 // another. ⌈a/d⌉ ≤ ⌈b/e⌉ whenever a/d ≤ b/e, that is e·a ≤ d·b; the same
 // holds for floors.
-func dropDominated(known []poly.Constraint, bs []Bound, lower bool, depth, np int) []Bound {
+func (s *solver) dropDominated(known []poly.Constraint, bs []Bound, lower bool) []Bound {
 	if len(bs) < 2 || len(bs) > maxPruneTerms {
 		return bs
 	}
@@ -638,7 +686,7 @@ func dropDominated(known []poly.Constraint, bs []Bound, lower bool, depth, np in
 	// below reports whether b/d ≤ c/e always.
 	below := func(b, c Bound) bool {
 		diff := sub(scale(c.Aff, b.Den), scale(b.Aff, c.Den))
-		return rationalImplied(known, Cond{Aff: diff}, depth, np)
+		return s.rationalImplied(known, Cond{Aff: diff})
 	}
 	out := slices.Clone(bs)
 	for k := 0; k < len(out); {
