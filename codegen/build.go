@@ -333,19 +333,31 @@ func separate(g []*stmtInfo, k int) [][]*stmtInfo {
 	return [][]*stmtInfo{before, here, after}
 }
 
-// point returns the one value statement st's counter k takes, when its
-// only lower and upper bounds are the same affine form.
+// point returns the one value statement st's counter k can take, when one
+// of its lower bounds and one of its upper bounds are the same affine form
+// c; other bounds (a tile's, around a statement pinned to a schedule
+// dimension) stay with the statement and decide whether it runs at c.
 func point(st *stmtInfo, k int) (ir.Aff, bool) {
 	lv := st.lvl[k]
-	if len(lv.lower) != 1 || len(lv.upper) != 1 || len(lv.strides) > 0 {
+	if len(lv.strides) > 0 {
 		return ir.Aff{}, false
 	}
-	lo, up := lv.lower[0], lv.upper[0]
-	if len(lo.Of) > 0 || len(up.Of) > 0 || lo.Den != 1 || up.Den != 1 || usesLocals(lo.Aff) || !lo.Aff.Equal(up.Aff) {
-		return ir.Aff{}, false
+	for _, lo := range lv.lower {
+		if !plainBound(lo) {
+			continue
+		}
+		for _, up := range lv.upper {
+			if plainBound(up) && lo.Aff.Equal(up.Aff) {
+				return lo.Aff, true
+			}
+		}
 	}
-	return lo.Aff, true
+	return ir.Aff{}, false
 }
+
+// plainBound reports whether b is an affine form: no division, min/max or
+// locals.
+func plainBound(b Bound) bool { return len(b.Of) == 0 && b.Den == 1 && !usesLocals(b.Aff) }
 
 // withBounds returns a copy of st whose level k has the extra lower and
 // upper bounds (its own pending guards copied, so parts stay independent).

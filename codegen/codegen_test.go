@@ -125,6 +125,16 @@ var cases = []testCase{
 			stmt("i", []int{0, 1}, "0 <= i < n", "B[i] = t * t").
 			build()
 	}, grid(1, 0, 1, 3)},
+	{"pinnedtile", func(t *testing.T) *ir.Program {
+		// lu's innermost loop: S1 runs where j = k, inside the tile of j
+		// (two more bounds): it is separated from the ranged statements
+		// (before, at and after k), whose loops then have no guard.
+		return newProg(t, "n").
+			array("A", ir.FuncParam, "n", "n").
+			stmt("T k j", []int{0, 0, 0, 0}, "0 <= T and 4*T < n and 0 <= k < n and 4*T <= j <= 4*T + 3 and k < j < n", "A[k][j] -= A[k][k]").
+			stmt("T k j", []int{0, 0, 0, 1}, "0 <= T and 4*T < n and 0 <= k < n and 4*T <= j <= 4*T + 3 and j = k", "A[k][j] /= 2.0").
+			build()
+	}, grid(1, 0, 1, 3, 6)},
 	{"fixedpoint", func(t *testing.T) *ir.Program {
 		// Statements placed at a fixed point of a dimension, as a schedule
 		// does: S0 never reads j (the loop of one iteration disappears),
