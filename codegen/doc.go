@@ -64,8 +64,11 @@
 //
 // # Separation
 //
-// Statements run at one point of a shared loop split it into the loops
-// before, at and after the point (build.go). After simplification, a
+// Statements run at one point of a shared loop (one of their lower bounds
+// equals one of their upper bounds; other bounds, such as the loop's
+// tile, decide whether they run there) split it into the loops before, at
+// and after the point (build.go): lu's division by the pivot leaves its
+// update loops. After simplification, a
 // loop whose body still has guards bounding its own counter is split
 // where each guard changes value (split.go): the statements of a skewed
 // stencil then run in a middle loop with no guard, and the few
