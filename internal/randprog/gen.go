@@ -17,12 +17,16 @@ type Config struct {
 	// executes; a larger draw is redrawn (it would only make the test
 	// slow). It must allow every statement to run once.
 	MaxInstances int
+	// TempPercent is the share of programs, in percent, that get scalar
+	// temporaries (temp.go); the others are as if there were none.
+	TempPercent int
 }
 
 // DefaultConfig returns the configuration of the differential test: 2 to
-// 4 statements, nests of depth at most 3, sizes 4 to 12.
+// 4 statements, nests of depth at most 3, sizes 4 to 12, scalar
+// temporaries in about a third of the programs.
 func DefaultConfig() Config {
-	return Config{MinStmts: 2, MaxStmts: 4, MaxDepth: 3, MinSize: 4, MaxSize: 12, MaxInstances: 20000}
+	return Config{MinStmts: 2, MaxStmts: 4, MaxDepth: 3, MinSize: 4, MaxSize: 12, MaxInstances: 20000, TempPercent: 35}
 }
 
 // Program is one generated C file.
@@ -34,9 +38,12 @@ type Program struct {
 	// the region uses) the values its arrays are sized for. The file also
 	// defines them as the macros N and M, so `nestor check` needs no flags.
 	Params    map[string]int64
-	Stmts     int // statements in the region
+	Stmts     int // statements in the region, the temporaries' included
 	Depth     int // deepest loop nest
 	Instances int // statement instances one call executes
+	// Temps names the scalar temporaries and their shapes ("t0:reuse",
+	// see tempShapes); empty in most programs.
+	Temps []string
 }
 
 // maxDepth is the deepest nest the generator can write: one counter name
@@ -74,13 +81,15 @@ var varNames = [nvar]string{"i", "j", "k", "n", "m"}
 // statement executes at least once.
 func Generate(seed int64, cfg Config) Program {
 	if cfg.MaxDepth < 1 || cfg.MaxDepth > maxDepth || cfg.MinStmts < 1 || cfg.MaxStmts < cfg.MinStmts ||
-		cfg.MinSize < 1 || cfg.MaxSize < cfg.MinSize || cfg.MaxInstances < cfg.MaxStmts {
+		cfg.MinSize < 1 || cfg.MaxSize < cfg.MinSize || cfg.MaxInstances < cfg.MaxStmts ||
+		cfg.TempPercent < 0 || cfg.TempPercent > 100 {
 		panic(fmt.Sprintf("randprog: bad configuration %+v", cfg))
 	}
 	r := rand.New(rand.NewPCG(uint64(seed), pcgStream))
+	tr := rand.New(rand.NewPCG(uint64(seed), tempStream))
 	for range maxAttempts {
 		g := &gen{r: r, cfg: cfg}
-		if p, ok := g.program(); ok {
+		if p, ok := g.program(tr); ok {
 			p.Seed = seed
 			p.Src = g.print(seed, &p)
 			return p
@@ -209,6 +218,8 @@ type guard struct {
 	then, els *stmt
 }
 
+// array is an array of the kernel's parameters, or a scalar temporary
+// (rank 0) declared in the kernel.
 type array struct {
 	name  string
 	isInt bool
@@ -217,6 +228,9 @@ type array struct {
 	// instances, seen whether any access was executed.
 	lo, hi []int64
 	seen   bool
+	// A temporary is written once the execution assigns it; init asks
+	// for an initial value at its declaration, for a read before that.
+	written, init bool
 }
 
 func (a *array) rank() int { return len(a.lo) }
@@ -261,18 +275,22 @@ type gen struct {
 	r        *rand.Rand
 	cfg      Config
 	size     [nvar]int64 // the parameters' values at varN, varM
-	arrays   []*array
+	arrays   []*array    // the kernel's arrays, used or not
 	accesses []*access
 	stmts    []*stmt
 	body     []node
-	alpha    bool // the scalar parameter alpha is read
-	depth    int  // deepest statement's loop depth
-	count    int  // instances executed so far
+	alpha    bool     // the scalar parameter alpha is read
+	depth    int      // deepest statement's loop depth
+	count    int      // instances executed so far
+	temps    []*array // the scalar temporaries
+	after    []*stmt  // statements after the region
+	shapes   []string // the temporaries' shapes, for Program.Temps
 }
 
 // program draws one program and reports whether it is acceptable: every
-// statement runs, at most cfg.MaxInstances instances in all.
-func (g *gen) program() (Program, bool) {
+// statement runs, at most cfg.MaxInstances instances in all. An acceptable
+// program may then get temporaries, drawn from tr.
+func (g *gen) program(tr *rand.Rand) (Program, bool) {
 	g.size[varN] = g.cfg.MinSize + g.r.Int64N(g.cfg.MaxSize-g.cfg.MinSize+1)
 	g.size[varM] = g.cfg.MinSize + g.r.Int64N(g.cfg.MaxSize-g.cfg.MinSize+1)
 	g.pool()
@@ -287,9 +305,11 @@ func (g *gen) program() (Program, bool) {
 			return Program{}, false
 		}
 	}
-	g.fit()
 	g.body = body
-	p := Program{Kernel: "kernel", Params: map[string]int64{}, Stmts: len(g.stmts), Depth: g.depth, Instances: g.count}
+	g.addTemps(tr)
+	g.fit()
+	p := Program{Kernel: "kernel", Params: map[string]int64{}, Stmts: len(g.stmts), Depth: g.depth, Instances: g.count,
+		Temps: g.shapes}
 	for _, v := range []int{varN, varM} {
 		if g.uses(v) {
 			p.Params[varNames[v]] = g.size[v]
@@ -565,7 +585,7 @@ func (g *gen) load(s *stmt, depth int) *access {
 		}
 	}
 	arr := cands[g.r.IntN(len(cands))]
-	if g.r.IntN(3) == 0 {
+	if g.r.IntN(3) == 0 && s.lhs.arr.rank() > 0 {
 		arr = s.lhs.arr
 	}
 	a := g.access(arr, g.readIndex(s, arr, depth))
@@ -673,6 +693,7 @@ func (g *gen) exec(ns []node, env *[nvar]int64) bool {
 			for _, a := range append([]*access{n.lhs}, n.reads...) {
 				g.record(a, env)
 			}
+			g.touch(n)
 		}
 	}
 	return true

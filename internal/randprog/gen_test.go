@@ -3,6 +3,8 @@ package randprog
 import (
 	"flag"
 	"fmt"
+	"slices"
+	"strings"
 	"testing"
 
 	"nestor/deps"
@@ -15,7 +17,17 @@ var (
 	nSeeds    = flag.Int("randprog.n", 30, "number of seeds TestDiff runs (the acceptance run is 1000; -short runs 5)")
 	firstSeed = flag.Int64("randprog.first", 1, "first seed of TestDiff and TestGenerate")
 	dumpSeed  = flag.Int64("randprog.seed", 1, "seed TestDump prints")
+	tempPct   = flag.Int("randprog.temps", DefaultConfig().TempPercent,
+		"percent of the programs of TestDiff and TestDump with scalar temporaries (0: the programs seeds gave before temporaries existed)")
 )
+
+// testConfig is the configuration of TestDiff and TestDump: the default
+// one, with -randprog.temps.
+func testConfig() Config {
+	cfg := DefaultConfig()
+	cfg.TempPercent = *tempPct
+	return cfg
+}
 
 // selfTestSeeds is how many programs TestGenerate checks; it needs no C
 // compiler and takes well under a second per hundred.
@@ -24,7 +36,7 @@ const selfTestSeeds = 200
 // TestDump prints the program of -randprog.seed on standard output, as a
 // file to save and give to nestor (run it with -v to see it).
 func TestDump(t *testing.T) {
-	p := Generate(*dumpSeed, DefaultConfig())
+	p := Generate(*dumpSeed, testConfig())
 	fmt.Print(p.Src)
 }
 
@@ -34,13 +46,14 @@ func TestDump(t *testing.T) {
 // bounds), executing as many instances as the generator counted.
 func TestGenerate(t *testing.T) {
 	cfg := DefaultConfig()
-	var stmts, depth [5]int
+	stmts := map[int]int{}
+	var depth [5]int
 	for seed := *firstSeed; seed < *firstSeed+selfTestSeeds; seed++ {
 		p := Generate(seed, cfg)
 		if q := Generate(seed, cfg); q.Src != p.Src {
 			t.Fatalf("seed %d: two programs:\n%s\n%s", seed, p.Src, q.Src)
 		}
-		if p.Stmts < cfg.MinStmts || p.Stmts > cfg.MaxStmts || p.Depth > cfg.MaxDepth {
+		if p.Stmts < cfg.MinStmts || p.Stmts > cfg.MaxStmts && len(p.Temps) == 0 || p.Depth > cfg.MaxDepth {
 			t.Errorf("seed %d: %d statements, depth %d", seed, p.Stmts, p.Depth)
 		}
 		stmts[p.Stmts]++
@@ -50,6 +63,65 @@ func TestGenerate(t *testing.T) {
 		}
 	}
 	t.Logf("programs by statement count %v, by depth %v", stmts, depth)
+}
+
+// TestTemps checks the scalar temporaries on 1000 seeds: about
+// Config.TempPercent of the programs have them, every shape occurs, a
+// program without them is the one a configuration without temporaries
+// gives (the temporaries draw from a stream of their own), and the
+// frontend sees each temporary of the first selfTestSeeds programs as a
+// scalar local of the kernel that only the region uses, unless the code
+// after the region reads it (shape escape).
+func TestTemps(t *testing.T) {
+	const seeds, slack = 1000, 8 // slack: percent of programs
+	cfg := DefaultConfig()
+	none := cfg
+	none.TempPercent = 0
+	with := 0
+	shapes := map[string]int{}
+	for seed := *firstSeed; seed < *firstSeed+seeds; seed++ {
+		p := Generate(seed, cfg)
+		if len(p.Temps) == 0 {
+			if q := Generate(seed, none); q.Src != p.Src {
+				t.Errorf("seed %d: the program without temporaries differs from the one without any drawn:\n%s\n%s", seed, p.Src, q.Src)
+			}
+			continue
+		}
+		with++
+		escapes := map[string]bool{}
+		for _, s := range p.Temps {
+			name, shape, _ := strings.Cut(s, ":")
+			shapes[shape]++
+			escapes[name] = escapes[name] || shape == "escape"
+		}
+		if seed >= *firstSeed+selfTestSeeds {
+			continue
+		}
+		f, err := frontend.Parse("test.c", []byte(p.Src), frontend.Config{})
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		prog := f.Scops[0].Prog
+		for name, escape := range escapes {
+			k := slices.IndexFunc(prog.Arrays, func(a *ir.Array) bool { return a.Name == name })
+			if k < 0 {
+				t.Errorf("seed %d: the region does not use %s", seed, name)
+				continue
+			}
+			if a := prog.Arrays[k]; a.Rank() != 0 || a.Storage != ir.FuncLocal || a.RegionOnly == escape {
+				t.Errorf("seed %d: %s has rank %d, storage %v, region only %v", seed, name, a.Rank(), a.Storage, a.RegionOnly)
+			}
+		}
+	}
+	t.Logf("%d programs of %d with temporaries; shapes %v", with, seeds, shapes)
+	if pct := with * 100 / seeds; pct < cfg.TempPercent-slack || pct > cfg.TempPercent+slack {
+		t.Errorf("%d%% of the programs have temporaries, want about %d%%", pct, cfg.TempPercent)
+	}
+	for _, s := range tempShapes {
+		if shapes[s.name] == 0 {
+			t.Errorf("no temporary of shape %s", s.name)
+		}
+	}
 }
 
 // runInterp parses p and runs it under the interpreter on pseudo-random

@@ -12,14 +12,14 @@ func (g *gen) print(seed int64, p *Program) string {
  * Random static-control program from nestor/internal/randprog, seed %d:
  * %d statements, loop depth %d, %d statement instances.
  * The arrays fit n = N = %d and m = M = %d exactly; other values may access
- * them out of bounds.
+ * them out of bounds.%s
  */
 #define N %d
 #define M %d
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
 
-`, seed, p.Stmts, p.Depth, p.Instances, g.size[varN], g.size[varM], g.size[varN], g.size[varM])
+`, seed, p.Stmts, p.Depth, p.Instances, g.size[varN], g.size[varM], tempsLine(p.Temps), g.size[varN], g.size[varM])
 	var params []string
 	for _, v := range []int{varN, varM} {
 		if _, ok := p.Params[varNames[v]]; ok {
@@ -43,12 +43,29 @@ func (g *gen) print(seed int64, p *Program) string {
 		}
 		params = append(params, decl)
 	}
-	fmt.Fprintf(&b, "void %s(%s)\n{\n#pragma scop\n", p.Kernel, strings.Join(params, ", "))
+	fmt.Fprintf(&b, "void %s(%s)\n{\n", p.Kernel, strings.Join(params, ", "))
+	for _, t := range g.temps {
+		fmt.Fprintf(&b, "  %s\n", tempDecl(t))
+	}
+	b.WriteString("#pragma scop\n")
 	for _, n := range g.body {
 		g.printNode(&b, n, 1)
 	}
-	b.WriteString("#pragma endscop\n}\n")
+	b.WriteString("#pragma endscop\n")
+	for _, s := range g.after {
+		g.printNode(&b, s, 1)
+	}
+	b.WriteString("}\n")
 	return b.String()
+}
+
+// tempsLine returns the header's line naming the temporaries' shapes, ""
+// when there are none.
+func tempsLine(temps []string) string {
+	if len(temps) == 0 {
+		return ""
+	}
+	return "\n * Scalar temporaries: " + strings.Join(temps, ", ") + "."
 }
 
 func indent(b *strings.Builder, level int) {
