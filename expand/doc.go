@@ -17,8 +17,9 @@
 //     no floor-division locals;
 //   - L's counter has bounds affine in the parameters over W's domain (the
 //     rational projection onto the counter), which size the array;
-//   - after the expansion, L carries no dependence between the statements
-//     inside it: expanding gains a parallel loop, or expansion is not done.
+//   - L carries no dependence between the statements inside it other than
+//     those through t, which expansion removes: expanding gains a
+//     parallel loop, or expansion is not done.
 //
 // ludcmp's w has four ranges (one per loop nest that computes it); only
 // the one whose loop then runs in parallel is expanded.

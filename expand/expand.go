@@ -27,30 +27,35 @@ func (x Expansion) String() string {
 // Expand returns p with every live range of a scalar that the package
 // doc's conditions allow expanded, and what it expanded. p is not
 // modified; statements that do not mention an expanded scalar are shared
-// with the result.
-func Expand(p *ir.Program) (*ir.Program, []Expansion, error) {
+// with the result. The graph is the result's dependences when Expand
+// computed them after its last change (nil otherwise), for the caller to
+// reuse.
+func Expand(p *ir.Program) (*ir.Program, []Expansion, *deps.Graph, error) {
 	var done []Expansion
+	var g *deps.Graph // p's dependences, computed when first needed
 	for a, arr := range p.Arrays {
 		if arr.Rank() != 0 || !arr.RegionOnly {
 			continue
 		}
 		ranges, err := liveRanges(p, a)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		for _, x := range ranges {
-			q := apply(p, &x)
-			gain, err := parallelAfter(q, &x)
-			if err != nil {
-				return nil, nil, err
+			if g == nil {
+				if g, err = deps.Analyze(p); err != nil {
+					return nil, nil, nil, err
+				}
 			}
-			if gain {
-				p = q
-				done = append(done, x)
+			if !parallelAfter(p, g, &x) {
+				continue
 			}
+			p = apply(p, &x)
+			g = nil // the dependences through the scalar are gone
+			done = append(done, x)
 		}
 	}
-	return p, done, nil
+	return p, done, g, nil
 }
 
 // liveRanges splits the statements that mention scalar a into live
@@ -337,19 +342,20 @@ func freshName(p *ir.Program, name string) string {
 	return n
 }
 
-// parallelAfter reports whether, in q (p after expansion x), the expansion
-// loop carries no dependence between the statements inside it.
-func parallelAfter(q *ir.Program, x *Expansion) (bool, error) {
-	g, err := deps.Analyze(q)
-	if err != nil {
-		return false, err
-	}
-	w := q.Stmts[x.Kill]
+// parallelAfter reports whether expanding x leaves its loop L carrying
+// no dependence between the statements inside it, given g, the
+// dependences of p before the expansion. Expansion removes exactly the
+// dependences on the scalar inside L (every statement inside L that
+// mentions it belongs to the range, and the range's accesses of one
+// iteration of L all go to that iteration's element): L comes out
+// parallel when every other dependence inside L is not carried by it.
+func parallelAfter(p *ir.Program, g *deps.Graph, x *Expansion) bool {
+	w := p.Stmts[x.Kill]
 	d := x.Level + 1
 	for _, e := range g.Edges {
-		if e.Depth == d && e.Common >= d && inside(q.Stmts[e.Source], w) && inside(q.Stmts[e.Target], w) {
-			return false, nil
+		if e.Array != x.Old && e.Depth == d && e.Common >= d && inside(p.Stmts[e.Source], w) && inside(p.Stmts[e.Target], w) {
+			return false
 		}
 	}
-	return true, nil
+	return true
 }

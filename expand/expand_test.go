@@ -32,7 +32,7 @@ const matvec = `for (i = 0; i < n; i++) {
 
 func TestExpandMatvec(t *testing.T) {
 	p := prog(t, "  double s;\n", matvec, "")
-	q, xs, err := Expand(p)
+	q, xs, _, err := Expand(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +67,7 @@ func TestExpandMatvec(t *testing.T) {
 // TestExpandOffset: the counter's lower bound is subtracted.
 func TestExpandOffset(t *testing.T) {
 	p := prog(t, "  double s;\n", strings.ReplaceAll(matvec, "i = 0; i < n", "i = 2; i < m + 2"), "")
-	q, xs, err := Expand(p)
+	q, xs, _, err := Expand(p)
 	if err != nil || len(xs) != 1 {
 		t.Fatalf("%v %v", xs, err)
 	}
@@ -94,7 +94,7 @@ func TestExpandRefused(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			p := prog(t, c.decls, c.body, c.after)
-			_, xs, err := Expand(p)
+			_, xs, _, err := Expand(p)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -119,7 +119,7 @@ func TestExpandInnerLoop(t *testing.T) {
       B[i][j] = y[j] * B[i][j] + s;
     }`
 	p := prog(t, "  double s;\n", body, "")
-	q, xs, err := Expand(p)
+	q, xs, _, err := Expand(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +143,7 @@ func TestExpandLiveRanges(t *testing.T) {
   }
   ` + matvec
 	p := prog(t, "  double s;\n", body, "")
-	q, xs, err := Expand(p)
+	q, xs, _, err := Expand(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +172,7 @@ func TestExpandUncovered(t *testing.T) {
     y[i] += s;
   }`
 	p := prog(t, "  double s;\n", body, "")
-	if _, xs, err := Expand(p); err != nil || len(xs) != 0 {
+	if _, xs, _, err := Expand(p); err != nil || len(xs) != 0 {
 		t.Errorf("expansions %v (%v), want none", xs, err)
 	}
 }

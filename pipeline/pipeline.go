@@ -104,6 +104,9 @@ type region struct {
 	loops []sched.LoopInfo
 	// reductions are the loops to print factored (pass rfactor).
 	reductions []*codegen.Reduction
+	// graph holds dependences a pass computed (pass expand); valid while
+	// graph.Prog is Prog.
+	graph *deps.Graph
 }
 
 // pass is one step on a region's program.
@@ -233,9 +236,12 @@ func schedule(s *region, opt *Options) error {
 	if !opt.Schedule {
 		return nil
 	}
-	g, err := deps.Analyze(s.Prog)
-	if err != nil {
-		return err
+	g := s.graph
+	if g == nil || g.Prog != s.Prog { // none, or computed before a pass changed the program
+		var err error
+		if g, err = deps.Analyze(s.Prog); err != nil {
+			return err
+		}
 	}
 	sc, err := sched.Compute(s.Prog, g, sched.Options{Fusion: opt.Fusion, Align: opt.Align})
 	if err != nil { // ErrNoSchedule, or a limit of poly's exact arithmetic
@@ -279,10 +285,11 @@ func expandPass(s *region, opt *Options) error {
 	if !opt.Expand || !opt.Schedule {
 		return nil
 	}
-	p, xs, err := expand.Expand(s.Prog)
+	p, xs, g, err := expand.Expand(s.Prog)
 	if err != nil {
 		return err
 	}
+	s.graph = g
 	for _, x := range xs {
 		opt.note(s.Scop, "%s at %s: each iteration of its loop gets its own element of %s", x, s.Prog.Stmts[x.Kill].Pos, p.Arrays[x.Array].Name)
 	}
