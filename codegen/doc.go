@@ -60,7 +60,13 @@
 // of more than one node, upper bounds as "i < n" when they read better so.
 // Helper macros nestor_floord, nestor_ceild, nestor_min and nestor_max are
 // defined at the top of the region, each in its own #ifndef, only when used;
-// arrays with ir.ScopLocal storage are declared after them.
+// arrays with ir.ScopLocal storage are declared after them. Each macro
+// repeats its arguments, so the text they expand to doubles with every
+// level of nesting: a region whose bounds nest them deeper than
+// maxMacroDepth (tiny tiles) uses the GNU C versions nestor_min_g, …,
+// which evaluate each argument once in a statement expression (gcc and
+// clang; other compilers then reject the region rather than expand it for
+// minutes or run out of memory).
 //
 // # Separation
 //

@@ -37,6 +37,62 @@ var macros = []struct{ name, def string }{
 	{"nestor_ceild", "#define nestor_ceild(n, d) (((n) < 0) ? -(-(n) / (d)) : ((n) + (d) - 1) / (d))"},
 	{"nestor_min", "#define nestor_min(a, b) ((a) < (b) ? (a) : (b))"},
 	{"nestor_max", "#define nestor_max(a, b) ((a) > (b) ? (a) : (b))"},
+	// The same with each argument evaluated once, in GNU C statement
+	// expressions (gcc, clang), for regions whose bounds nest the macros
+	// deeper than maxMacroDepth: there the text the portable ones expand to
+	// doubles with every level (tiny tiles nest them 14 deep: gigabytes).
+	{"nestor_floord_g", "#define nestor_floord_g(n, d) ({ __auto_type nestor_n = (n); nestor_n < 0 ? -((-nestor_n + (d) - 1) / (d)) : nestor_n / (d); })"},
+	{"nestor_ceild_g", "#define nestor_ceild_g(n, d) ({ __auto_type nestor_n = (n); nestor_n < 0 ? -(-nestor_n / (d)) : (nestor_n + (d) - 1) / (d); })"},
+	{"nestor_min_g", "#define nestor_min_g(a, b) ({ __auto_type nestor_a = (a); __auto_type nestor_b = (b); nestor_a < nestor_b ? nestor_a : nestor_b; })"},
+	{"nestor_max_g", "#define nestor_max_g(a, b) ({ __auto_type nestor_a = (a); __auto_type nestor_b = (b); nestor_a > nestor_b ? nestor_a : nestor_b; })"},
+}
+
+// maxMacroDepth is the deepest nesting of the portable helper macros a
+// region's text may have; deeper, the region uses the GNU ones (the
+// macros' names with _g).
+const maxMacroDepth = 8
+
+// macroDepth returns the deepest nesting of calls of the helper macros in
+// src.
+func macroDepth(src []byte) int {
+	var stack []bool // per open parenthesis: whether it opens a macro call
+	depth, deepest := 0, 0
+	for k, c := range src {
+		switch c {
+		case '(':
+			call := false
+			for _, m := range macros[:4] {
+				call = call || bytes.HasSuffix(src[:k], []byte(m.name))
+			}
+			stack = append(stack, call)
+			if call {
+				depth++
+				deepest = max(deepest, depth)
+			}
+		case ')':
+			if n := len(stack); n > 0 {
+				if stack[n-1] {
+					depth--
+				}
+				stack = stack[:n-1]
+			}
+		}
+	}
+	return deepest
+}
+
+// useGNUMacros renames the calls of the portable helper macros in body to
+// their GNU versions and marks those used.
+func (pr *printer) useGNUMacros() {
+	body := pr.body.Bytes()
+	for _, m := range macros[:4] {
+		if pr.used[m.name] {
+			body = bytes.ReplaceAll(body, []byte(m.name+"("), []byte(m.name+"_g("))
+			pr.used[m.name], pr.used[m.name+"_g"] = false, true
+		}
+	}
+	pr.body.Reset()
+	pr.body.Write(body)
 }
 
 type printer struct {
@@ -76,6 +132,9 @@ func printC(w io.Writer, p *ir.Program, n Node, indent string, stmt stmtFunc, op
 	pr.node(n, 0)
 	if pr.err != nil {
 		return pr.err
+	}
+	if macroDepth(pr.body.Bytes()) > maxMacroDepth {
+		pr.useGNUMacros()
 	}
 	var out bytes.Buffer
 	for _, m := range macros {
