@@ -290,7 +290,7 @@ func shared(g []*stmtInfo, k int) Node {
 // schedule dimension) and the others over ranges: the loop becomes the
 // iterations before c (the ranged statements only), the iteration c (all
 // of them), and the iterations after c, in that order, which is the order
-// of the shared loop. The guards that would select the point statements
+// of the shared loop (reversed when it counts down). The guards that would select the point statements
 // inside the loop disappear, and the inner loops of the first and last
 // parts run one statement set (CLooG's separation, for this common case).
 // It returns nil when the case does not apply.
@@ -329,6 +329,9 @@ func separate(g []*stmtInfo, k int) [][]*stmtInfo {
 		before = append(before, st.withBounds(k, nil, []Bound{at(-1)}))
 		here = append(here, st.withBounds(k, []Bound{at(0)}, []Bound{at(0)}))
 		after = append(after, st.withBounds(k, []Bound{at(1)}, nil))
+	}
+	if g[0].s.Dir[k] < 0 { // a loop counting down meets the iterations above c first
+		return [][]*stmtInfo{after, here, before}
 	}
 	return [][]*stmtInfo{before, here, after}
 }

@@ -135,6 +135,15 @@ var cases = []testCase{
 			stmt("T k j", []int{0, 0, 0, 1}, "0 <= T and 4*T < n and 0 <= k < n and 4*T <= j <= 4*T + 3 and j = k", "A[k][j] /= 2.0").
 			build()
 	}, grid(1, 0, 1, 3, 6)},
+	{"downpoint", func(t *testing.T) *ir.Program {
+		// A loop counting down, one statement pinned to j = 2 (and to
+		// j < n): the separated pieces run from the top, j > 2 first.
+		return newProg(t, "n").
+			array("A", ir.FuncParam, "n").array("B", ir.FuncParam, "n").
+			stmt("-j", []int{0, 0}, "0 <= j < n", "A[j] = A[j] + B[0]").
+			stmt("-j", []int{0, 1}, "j = 2 and 0 <= j < n", "B[0] = A[j] * 2.0").
+			build()
+	}, grid(1, 0, 1, 2, 3, 6)},
 	{"fixedpoint", func(t *testing.T) *ir.Program {
 		// Statements placed at a fixed point of a dimension, as a schedule
 		// does: S0 never reads j (the loop of one iteration disappears),
