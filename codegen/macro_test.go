@@ -52,7 +52,7 @@ func TestDeepBoundsUseGNUMacros(t *testing.T) {
 			t.Errorf("%s_g not called and defined:\n%s", m, out)
 		}
 	}
-	if d := macroDepth([]byte(out)); d != 0 {
+	if d := MacroDepth([]byte(out)); d != 0 {
 		t.Errorf("portable macros nest %d deep in the output", d)
 	}
 }

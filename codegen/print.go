@@ -52,17 +52,19 @@ var macros = []struct{ name, def string }{
 // macros' names with _g).
 const maxMacroDepth = 8
 
-// macroDepth returns the deepest nesting of calls of the helper macros in
-// src.
-func macroDepth(src []byte) int {
+// MacroDepth returns the deepest nesting of calls of the portable helper
+// macros (nestor_min, nestor_max, nestor_floord, nestor_ceild) in src,
+// generated C.
+func MacroDepth(src []byte) int {
 	var stack []bool // per open parenthesis: whether it opens a macro call
 	depth, deepest := 0, 0
 	for k, c := range src {
 		switch c {
 		case '(':
+			before := bytes.TrimRight(src[:k], " ")
 			call := false
 			for _, m := range macros[:4] {
-				call = call || bytes.HasSuffix(src[:k], []byte(m.name))
+				call = call || bytes.HasSuffix(before, []byte(m.name))
 			}
 			stack = append(stack, call)
 			if call {
@@ -133,7 +135,7 @@ func printC(w io.Writer, p *ir.Program, n Node, indent string, stmt stmtFunc, op
 	if pr.err != nil {
 		return pr.err
 	}
-	if macroDepth(pr.body.Bytes()) > maxMacroDepth {
+	if MacroDepth(pr.body.Bytes()) > maxMacroDepth {
 		pr.useGNUMacros()
 	}
 	var out bytes.Buffer

@@ -18,6 +18,7 @@ type Expansion struct {
 	Stmts  []int  // the statements of the live range (Kill first) whose accesses move to the array
 	Level  int    // the loop (0 = outermost) whose counter subscripts the new array
 	Lo     ir.Aff // the counter's lower bound: the element of counter value i is i − Lo
+	Size   ir.Aff // the new array's length, hi − Lo + 1 for the counter's upper bound hi
 }
 
 func (x Expansion) String() string {
@@ -94,12 +95,12 @@ func liveRanges(p *ir.Program, a int) ([]Expansion, error) {
 		if r.Level < 0 || len(w.Domain.Divs) > 0 {
 			continue
 		}
-		lo, ok, err := counterBound(p, w, r.Level)
+		lo, hi, err := bounds(p, w, r.Level)
 		if err != nil {
 			return nil, err
 		}
-		if ok {
-			r.Lo = lo
+		if lo != nil && hi != nil {
+			r.Lo, r.Size = *lo, size(*lo, *hi)
 			out = append(out, r)
 		}
 	}
@@ -204,17 +205,13 @@ func negate(r []int64, c int64) []int64 {
 	return out
 }
 
-// counterBound returns a lower bound of counter k of w affine in the
-// parameters (the rational projection of w's domain onto the counter and
-// the parameters, a row x_k + L ≥ 0 with L over the parameters), and
-// whether the counter also has an upper bound of that kind: the array
-// then has hi − lo + 1 elements (see arraySize).
-func counterBound(p *ir.Program, w *ir.Stmt, k int) (ir.Aff, bool, error) {
-	lo, hi, err := bounds(p, w, k)
-	if err != nil || lo == nil || hi == nil {
-		return ir.Aff{}, false, err
+// size returns hi − lo + 1.
+func size(lo, hi ir.Aff) ir.Aff {
+	n := ir.Aff{Param: make([]int64, len(lo.Param)), Const: hi.Const - lo.Const + 1}
+	for q := range n.Param {
+		n.Param[q] = hi.Param[q] - lo.Param[q]
 	}
-	return *lo, true, nil
+	return n
 }
 
 // bounds returns forms lo and hi over the parameters with lo ≤ x_k ≤ hi on
@@ -283,16 +280,10 @@ func constOnly(r []int64, np int) bool {
 // dimension subscripted by counter x.Level minus x.Lo.
 func apply(p *ir.Program, x *Expansion) *ir.Program {
 	np := len(p.Params)
-	w := p.Stmts[x.Kill]
-	lo, hi, _ := bounds(p, w, x.Level) // succeeded in candidate
-	size := ir.Aff{Param: make([]int64, np), Const: hi.Const - lo.Const + 1}
-	for q := range np {
-		size.Param[q] = hi.Param[q] - lo.Param[q]
-	}
 	old := p.Arrays[x.Old]
 	q := *p
 	q.Arrays = append(slices.Clone(p.Arrays), &ir.Array{Name: freshName(p, "nestor_"+old.Name), Elem: old.Elem,
-		Dims: []ir.Aff{size}, Storage: ir.ScopLocal, Pos: old.Pos, RegionOnly: true, Heap: true})
+		Dims: []ir.Aff{x.Size}, Storage: ir.ScopLocal, Pos: old.Pos, RegionOnly: true, Heap: true})
 	na := len(q.Arrays) - 1
 	x.Array = na
 	q.Stmts = slices.Clone(p.Stmts)
@@ -320,16 +311,7 @@ func apply(p *ir.Program, x *Expansion) *ir.Program {
 // freshName returns name, or name_1, name_2, … when an array, parameter
 // or counter of p has it.
 func freshName(p *ir.Program, name string) string {
-	taken := map[string]bool{}
-	for _, a := range p.Arrays {
-		taken[a.Name] = true
-	}
-	for _, q := range p.Params {
-		taken[q.Name] = true
-	}
-	for _, v := range p.Vars {
-		taken[v] = true
-	}
+	taken := p.Names()
 	for _, s := range p.Stmts {
 		for _, it := range s.Iters {
 			taken[it] = true

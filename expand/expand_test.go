@@ -151,9 +151,16 @@ func TestExpandLiveRanges(t *testing.T) {
 		t.Fatalf("expansions %+v, want the second range (S3, S4, S5)", xs)
 	}
 	for k, s := range q.Stmts {
+		want, other := xs[0].Old, xs[0].Array // the first range keeps the scalar
+		if k >= 3 {
+			want, other = other, want
+		}
+		if s.Accesses[0].Array != want && k != 2 && k != 5 { // S2 and S5 write y
+			t.Errorf("%s writes %s, want %s", s.Name, q.Arrays[s.Accesses[0].Array].Name, q.Arrays[want].Name)
+		}
 		for _, acc := range s.Accesses {
-			if (acc.Array == xs[0].Old) != (k < 3) && (acc.Array == xs[0].Old || acc.Array == xs[0].Array) {
-				t.Errorf("%s accesses %s", s.Name, q.Arrays[acc.Array].Name)
+			if acc.Array == other {
+				t.Errorf("%s accesses %s", s.Name, q.Arrays[other].Name)
 			}
 		}
 	}

@@ -175,6 +175,22 @@ func (p *Program) Writes(a int) bool {
 	return false
 }
 
+// Names returns the names p's parameters, arrays and outside counter
+// variables take, for a pass that makes a new one.
+func (p *Program) Names() map[string]bool {
+	used := map[string]bool{}
+	for _, q := range p.Params {
+		used[q.Name] = true
+	}
+	for _, a := range p.Arrays {
+		used[a.Name] = true
+	}
+	for _, v := range p.Vars {
+		used[v] = true
+	}
+	return used
+}
+
 // ParamIndex returns the index of the parameter called name, or -1.
 func (p *Program) ParamIndex(name string) int {
 	for k, q := range p.Params {

@@ -243,16 +243,7 @@ func apply(p *ir.Program, r run) Group {
 // then u1, u2, ... (other loops may use the same name: the new loop sees
 // only its own and those around it).
 func counterName(p *ir.Program, s *ir.Stmt) string {
-	used := map[string]bool{}
-	for _, q := range p.Params {
-		used[q.Name] = true
-	}
-	for _, a := range p.Arrays {
-		used[a.Name] = true
-	}
-	for _, v := range p.Vars {
-		used[v] = true
-	}
+	used := p.Names()
 	for _, it := range s.Iters {
 		used[it] = true
 	}

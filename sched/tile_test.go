@@ -6,7 +6,31 @@ import (
 
 	"nestor/deps"
 	"nestor/frontend"
+	"nestor/ir"
 )
+
+// layOut schedules the one region of C source src and lays it out by plan.
+func layOut(t *testing.T, name, src string, plan Plan) (*ir.Program, []LoopInfo) {
+	t.Helper()
+	f, err := frontend.Parse(name, []byte(src), frontend.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := f.Scops[0].Prog
+	g, err := deps.Analyze(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := Compute(p, g, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, info, err := ApplyPlan(p, sc, plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q, info
+}
 
 // TestInnermostAvoidsRecurrence lays out a row recurrence p[i][j] =
 // f(p[i][j-1]): along j each iteration waits for the previous one, so the
@@ -31,23 +55,7 @@ func TestInnermostAvoidsRecurrence(t *testing.T) {
 #pragma endscop
 }
 `
-			f, err := frontend.Parse("rec.c", []byte(src), frontend.Config{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			p := f.Scops[0].Prog
-			g, err := deps.Analyze(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sc, err := Compute(p, g, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			q, info, err := ApplyPlan(p, sc, Plan{Reorder: true})
-			if err != nil {
-				t.Fatal(err)
-			}
+			q, info := layOut(t, "rec.c", src, Plan{Reorder: true})
 			inner := len(info) - 1
 			w := q.Stmts[0].Accesses[0]
 			for k, x := range w.Index {
@@ -183,23 +191,7 @@ func TestSinkParallel(t *testing.T) {
 }
 `
 			src = strings.ReplaceAll(src, "TEMP", tc.temp)
-			f, err := frontend.Parse("symm.c", []byte(src), frontend.Config{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			p := f.Scops[0].Prog
-			g, err := deps.Analyze(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sc, err := Compute(p, g, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			q, info, err := ApplyPlan(p, sc, Plan{Reorder: true, Tile: tc.tile})
-			if err != nil {
-				t.Fatal(err)
-			}
+			q, info := layOut(t, "symm.c", src, Plan{Reorder: true, Tile: tc.tile})
 			inner := len(info) - 1
 			w := q.Stmts[1].Accesses[0] // C[k][j] += …
 			if rows := w.Index[1].Iter[inner] != 0 && w.Index[0].Iter[inner] == 0; rows != tc.sink {

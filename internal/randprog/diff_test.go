@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"nestor/check"
+	"nestor/codegen"
 	"nestor/frontend"
 	"nestor/interp"
 	"nestor/ir"
@@ -365,7 +366,7 @@ func diff(t *testing.T, seed int64, o *outcome) {
 // check.Compare still covers it. op is the original program, which want
 // holds the result of at params.
 func interpDiff(path string, out []byte, op *ir.Program, want *interp.Memory, params []int64) (msg, skipped string) {
-	if d := macroDepth(out); d > maxMacroDepth {
+	if d := codegen.MacroDepth(out); d > maxMacroDepth {
 		return "", fmt.Sprintf("it nests nestor_ macros %d deep", d)
 	}
 	g, err := frontend.Parse(path, out, frontend.Config{})
@@ -482,33 +483,3 @@ func optParams(prog *ir.Program, params []int64, op *ir.Program) ([]int64, bool)
 // with every level, and tiled code nests them a dozen deep (seconds of
 // preprocessing, or the frontend's expansion limit).
 const maxMacroDepth = 8
-
-var nestorMacros = []string{"nestor_min", "nestor_max", "nestor_floord", "nestor_ceild"}
-
-// macroDepth returns the deepest nesting of calls of nestor_ macros in src.
-func macroDepth(src []byte) int {
-	var stack []bool // per open parenthesis: whether it opens a macro call
-	depth, deepest := 0, 0
-	for k, c := range src {
-		switch c {
-		case '(':
-			before := bytes.TrimRight(src[:k], " ")
-			call := slices.ContainsFunc(nestorMacros, func(m string) bool {
-				return bytes.HasSuffix(before, []byte(m))
-			})
-			stack = append(stack, call)
-			if call {
-				depth++
-				deepest = max(deepest, depth)
-			}
-		case ')':
-			if n := len(stack); n > 0 {
-				if stack[n-1] {
-					depth--
-				}
-				stack = stack[:n-1]
-			}
-		}
-	}
-	return deepest
-}
