@@ -107,5 +107,5 @@ func CompareArray(x, y *ArrayData, rtol float64) (ArrayResult, error) {
 		return ArrayResult{}, fmt.Errorf("check: array %s is %s%s with %d bytes, compared with %s%s with %d bytes",
 			x.Name, x.Elem, dimString(x.Dims), len(x.Raw), y.Elem, dimString(y.Dims), len(y.Raw))
 	}
-	return compareArray(x, y, rtol), nil
+	return compareArray(x, y, rtol, false), nil
 }

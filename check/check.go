@@ -59,6 +59,9 @@ type Options struct {
 	// RTol, when positive, replaces the default relative tolerance of every
 	// floating-point type (RTolDouble, RTolFloat).
 	RTol float64
+	// Exact makes the tolerance 0: floating-point values must be equal
+	// (NaN equals NaN), whatever RTol says.
+	Exact bool
 	// KeepDir, when set, is where the harnesses are built; it is kept.
 	// Otherwise a temporary folder is used and removed unless Compare
 	// fails, in which case the error names it.

@@ -3,6 +3,7 @@ package check
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"math"
 	"os"
 	"os/exec"
@@ -378,3 +379,25 @@ func TestRelErr(t *testing.T) {
 }
 
 var zero = 0.0
+
+// TestExactTolerance: Options.Exact (--rtol 0) counts every difference,
+// however small, where the default tolerance passes it.
+func TestExactTolerance(t *testing.T) {
+	arr := func(vs ...float64) *ArrayData {
+		a := &ArrayData{Name: "x", Elem: ir.Double, Dims: []int64{int64(len(vs))}}
+		for _, v := range vs {
+			a.Raw = binary.LittleEndian.AppendUint64(a.Raw, math.Float64bits(v))
+		}
+		return a
+	}
+	x, y := arr(1, 2, math.NaN()), arr(1, math.Nextafter(2, 3), math.NaN())
+	if r := compareArray(x, y, 0, false); r.Mismatches != 0 || r.RTol != RTolDouble {
+		t.Errorf("default tolerance: %+v", r)
+	}
+	if r := compareArray(x, y, 1e-3, true); r.Mismatches != 1 || r.RTol != 0 || r.Worst[0] != 1 {
+		t.Errorf("exact: %+v", r)
+	}
+	if r := compareArray(x, x, 0, true); r.Mismatches != 0 {
+		t.Errorf("exact, equal arrays (NaN included): %+v", r)
+	}
+}

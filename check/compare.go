@@ -46,7 +46,7 @@ func compareData(h *harness, a, b *Data, opt Options) ([]ArrayResult, bool, erro
 		if !equalDims(x.Dims, y.Dims) {
 			return nil, false, fmt.Errorf("check: array %s has sizes %v in the original and %v in the optimized program", x.Name, x.Dims, y.Dims)
 		}
-		r := compareArray(x, y, opt.RTol)
+		r := compareArray(x, y, opt.RTol, opt.Exact)
 		r.Written = h.value(x.Name).written
 		match = match && r.Mismatches == 0
 		out = append(out, r)
@@ -67,8 +67,8 @@ func equalDims(a, b []int64) bool {
 }
 
 // compareArray compares x (original) with y (optimized); rtol > 0
-// overrides the default tolerance.
-func compareArray(x, y *ArrayData, rtol float64) ArrayResult {
+// overrides the default tolerance, exact makes it 0 (values must be equal).
+func compareArray(x, y *ArrayData, rtol float64, exact bool) ArrayResult {
 	n := x.Len()
 	r := ArrayResult{Name: x.Name, Elem: x.Elem, Dims: x.Dims, Count: n, Exact: !x.Elem.IsFloat()}
 	worst := -1
@@ -83,7 +83,10 @@ func compareArray(x, y *ArrayData, rtol float64) ArrayResult {
 		}
 	} else {
 		r.RTol = rtol
-		if r.RTol <= 0 {
+		switch {
+		case exact:
+			r.RTol = 0
+		case r.RTol <= 0:
 			r.RTol = RTolDouble
 			if x.Elem == ir.Float {
 				r.RTol = RTolFloat

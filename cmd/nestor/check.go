@@ -36,10 +36,14 @@ the macro X (PolyBench's convention: the kernel is called with n = N).`,
 		kernel := fs.String("kernel", "", "check the regions of function `name` (default: the only function with regions)")
 		runs := fs.Int("runs", 5, "timed runs of each version; the median is reported")
 		seed := fs.Uint64("seed", 1, "seed of the input generator")
-		rtol := fs.Float64("rtol", 0, "relative tolerance for floating point (default 1e-9 for double, 1e-4 for float)")
+		var rtol tolFlag
+		fs.Var(&rtol, "rtol", "relative `tolerance` for floating point, non-negative; 0 demands equal values (default 1e-9 for double, 1e-4 for float)")
 		keep := fs.String("keep", "", "keep the harness sources and binaries in `dir`")
 		cflags := fs.String("cflags", "", "extra compiler `flags` for both versions, after "+strings.Join(check.DefaultCFlags, " "))
 		return func(out io.Writer, args []string) error {
+			if len(args) == 1 && args[0] == "-" {
+				return usageError{"check compiles the original file: give its path, not - (standard input)"}
+			}
 			f, err := src.parse(args)
 			if err != nil {
 				return err
@@ -66,7 +70,8 @@ the macro X (PolyBench's convention: the kernel is called with n = N).`,
 				Params:       params,
 				Seed:         *seed,
 				Runs:         *runs,
-				RTol:         *rtol,
+				RTol:         rtol.v,
+				Exact:        rtol.set && rtol.v == 0,
 				KeepDir:      *keep,
 			})
 			if err != nil {

@@ -5,9 +5,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"runtime/debug"
 	"sort"
+	"strconv"
 	"strings"
 
 	"nestor/pipeline"
@@ -82,14 +84,22 @@ func run(args []string, out, errw io.Writer) int {
 		return 2
 	}
 	fs := newFlagSet(c)
-	fs.SetOutput(errw)
 	do := c.setup(fs)
+	// The flag package prints its message and calls Usage; both are
+	// replaced: --help prints the command's help on standard output, a bad
+	// flag the message and one usage line, as go tools do.
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
 	pos, err := parseInterspersed(fs, compilerStyle(rest))
 	if errors.Is(err, flag.ErrHelp) {
+		fs.SetOutput(out)
+		printHelp(fs, c)
 		return 0
 	}
 	if err != nil {
-		return 2 // the flag package has printed the problem and the usage
+		fmt.Fprintf(errw, "nestor %s: %v\n", c.name, err)
+		shortUsage(errw, c)
+		return 2
 	}
 	err = do(out, pos)
 	var ue usageError
@@ -99,7 +109,7 @@ func run(args []string, out, errw io.Writer) int {
 		return 0
 	case errors.As(err, &ue):
 		fmt.Fprintf(errw, "nestor %s: %s\n", c.name, ue.msg)
-		fmt.Fprintf(errw, "usage: nestor %s %s (see nestor help %s)\n", c.name, c.args, c.name)
+		shortUsage(errw, c)
 		return 2
 	case errors.As(err, &ee):
 		return ee.code
@@ -144,12 +154,21 @@ func lookup(name string) *command {
 
 func newFlagSet(c *command) *flag.FlagSet {
 	fs := flag.NewFlagSet("nestor "+c.name, flag.ContinueOnError)
-	fs.Usage = func() {
-		w := fs.Output()
-		fmt.Fprintf(w, "usage: nestor %s %s\n\n%s\n\nflags:\n", c.name, c.args, c.summary)
-		fs.PrintDefaults()
-	}
+	fs.Usage = func() { printHelp(fs, c) }
 	return fs
+}
+
+// printHelp prints the help of command c, whose flags fs holds, to
+// fs.Output().
+func printHelp(fs *flag.FlagSet, c *command) {
+	w := fs.Output()
+	fmt.Fprintf(w, "usage: nestor %s %s\n\n%s\n\nflags:\n", c.name, c.args, c.summary)
+	fs.PrintDefaults()
+}
+
+// shortUsage prints the one usage line that follows a usage error.
+func shortUsage(w io.Writer, c *command) {
+	fmt.Fprintf(w, "usage: nestor %s %s (see nestor help %s)\n", c.name, c.args, c.name)
 }
 
 func usage(w io.Writer) {
@@ -222,11 +241,37 @@ func (p paramFlag) Set(v string) error {
 	if !ok || name == "" {
 		return fmt.Errorf("want name=value, got %q", v)
 	}
-	var n int64
-	if _, err := fmt.Sscan(val, &n); err != nil {
+	n, err := strconv.ParseInt(strings.TrimSpace(val), 10, 64)
+	if err != nil {
 		return fmt.Errorf("value of %s is not an integer: %q", name, val)
 	}
+	if n < 0 {
+		return fmt.Errorf("value of %s is negative (%d): parameters are sizes", name, n)
+	}
 	p[name] = n
+	return nil
+}
+
+// tolFlag is a relative tolerance: a non-negative number, 0 meaning exact
+// equality. It records whether it was given.
+type tolFlag struct {
+	v   float64
+	set bool
+}
+
+func (t *tolFlag) String() string {
+	if t == nil || !t.set {
+		return ""
+	}
+	return strconv.FormatFloat(t.v, 'g', -1, 64)
+}
+
+func (t *tolFlag) Set(s string) error {
+	x, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || math.IsNaN(x) || math.IsInf(x, 0) || x < 0 {
+		return fmt.Errorf("want a non-negative number (0: exact equality), got %q", s)
+	}
+	t.v, t.set = x, true
 	return nil
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -164,5 +165,77 @@ func TestSchedCommand(t *testing.T) {
 	code, out, _ = nestor(t, "sched", "../../testdata/kernels/gemm.c", "--fuse", "sideways")
 	if code != 2 {
 		t.Errorf("bad --fuse: exit %d, %s", code, out)
+	}
+}
+
+// TestFlagErrors: a bad flag prints the problem and one usage line (as go
+// tools do), not the whole help; --help prints the help of every command on
+// standard output.
+func TestFlagErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		msg  string // in stderr
+	}{
+		{[]string{"opt", "--no-such-flag", "a.c"}, "flag provided but not defined: -no-such-flag"},
+		{[]string{"check", "--rtol", "-1e-3", "a.c"}, "want a non-negative number"},
+		{[]string{"check", "--rtol", "NaN", "a.c"}, "want a non-negative number"},
+		{[]string{"check", "--param", "n=-5", "a.c"}, "value of n is negative"},
+		{[]string{"check", "--param", "n=x", "a.c"}, "not an integer"},
+	} {
+		code, out, errw := nestor(t, tc.args...)
+		lines := strings.Split(strings.TrimSpace(errw), "\n")
+		if code != 2 || out != "" || !strings.Contains(errw, tc.msg) || len(lines) != 2 || !strings.HasPrefix(lines[1], "usage: nestor ") {
+			t.Errorf("nestor %q: exit %d, stdout %q, stderr %q; want exit 2, %q and one usage line", tc.args, code, out, errw, tc.msg)
+		}
+	}
+	for _, c := range commands {
+		args := append(strings.Fields(c.name), "--help")
+		code, out, errw := nestor(t, args...)
+		if code != 0 || !strings.HasPrefix(out, "usage: nestor "+c.name) || errw != "" {
+			t.Errorf("nestor %q: exit %d, stdout %.60q, stderr %q", args, code, out, errw)
+		}
+	}
+}
+
+const stdinKernel = "void f(int n, double A[n]) {\n#pragma scop\n  for (int i = 0; i < n; i++)\n    A[i] = 2 * A[i];\n#pragma endscop\n}\n"
+
+// TestOptStdin: "-" as the input reads standard input and writes standard
+// output.
+func TestOptStdin(t *testing.T) {
+	defer func(r io.Reader) { stdin = r }(stdin)
+	stdin = strings.NewReader(stdinKernel)
+	code, out, errw := nestor(t, "opt", "-")
+	if code != 0 || !strings.Contains(out, "#pragma scop") || !strings.Contains(out, "void f(int n") {
+		t.Errorf("opt -: exit %d\nstdout %s\nstderr %s", code, out, errw)
+	}
+	stdin = strings.NewReader("void f(int n, double A[n]) {\n#pragma scop\n  A[n*n] = 0;\n#pragma endscop\n}\n")
+	code, _, errw = nestor(t, "opt", "-")
+	if code != 1 || !strings.Contains(errw, "<stdin>:3:") {
+		t.Errorf("opt - with a non-affine subscript: exit %d, stderr %q", code, errw)
+	}
+	if code, _, errw := nestor(t, "check", "-"); code != 2 || !strings.Contains(errw, "not -") {
+		t.Errorf("check -: exit %d, stderr %q", code, errw)
+	}
+}
+
+// TestOptOntoInput: -o naming the input file itself is refused before
+// anything is written.
+func TestOptOntoInput(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "k.c")
+	if err := os.WriteFile(in, []byte(stdinKernel), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range []string{in, filepath.Join(dir, ".", "k.c")} {
+		code, _, errw := nestor(t, "opt", in, "-o", o)
+		if code != 2 || !strings.Contains(errw, "is the input file") {
+			t.Errorf("opt %s -o %s: exit %d, stderr %q", in, o, code, errw)
+		}
+	}
+	if got, _ := os.ReadFile(in); string(got) != stdinKernel {
+		t.Errorf("the input changed:\n%s", got)
+	}
+	if code, _, errw := nestor(t, "opt", in, "-o", filepath.Join(dir, "k2.c")); code != 0 {
+		t.Errorf("opt to another file: exit %d, stderr %q", code, errw)
 	}
 }

@@ -104,35 +104,82 @@ func (s *sourceFlags) config() frontend.Config {
 	return frontend.Config{IncludePaths: s.include, Defines: s.define}
 }
 
-// parse reads and parses the one C file named by args.
+// stdin is where "-" as the input file reads from (a variable for tests).
+var stdin io.Reader = os.Stdin
+
+// stdinName is the file name of standard input in messages, as cc says it.
+const stdinName = "<stdin>"
+
+// parse reads and parses the one C file named by args; "-" is standard
+// input (quoted includes are then found from the current folder).
 func (s *sourceFlags) parse(args []string) (*frontend.File, error) {
 	if len(args) != 1 {
 		return nil, usageError{fmt.Sprintf("want one C file, got %d arguments", len(args))}
 	}
-	f, err := frontend.ParseFile(args[0], s.config())
+	var f *frontend.File
+	var err error
+	if args[0] == "-" {
+		var src []byte
+		if src, err = io.ReadAll(stdin); err != nil {
+			return nil, fmt.Errorf("reading standard input: %v", err)
+		}
+		f, err = frontend.Parse(stdinName, src, s.config())
+	} else {
+		f, err = frontend.ParseFile(args[0], s.config())
+	}
 	if err != nil {
 		return nil, err
 	}
 	if len(f.Scops) == 0 {
-		return nil, fmt.Errorf("%s: no #pragma scop region: nothing to optimize", args[0])
+		return nil, fmt.Errorf("%s: no #pragma scop region: nothing to optimize", f.Path)
 	}
 	return f, nil
 }
 
+// outputPath is where opt writes the result of the input in: -o's path,
+// else FILE.nestor.c, or standard output ("-") for standard input. It
+// refuses to write over the input itself.
+func outputPath(in, o string) (string, error) {
+	switch {
+	case o == "" && in == "-":
+		return "-", nil
+	case o == "":
+		return strings.TrimSuffix(in, ".c") + ".nestor.c", nil
+	case o == "-" || in == "-":
+		return o, nil
+	}
+	a, errA := os.Stat(in)
+	b, errB := os.Stat(o)
+	if errA == nil && errB == nil && os.SameFile(a, b) {
+		return "", usageError{fmt.Sprintf("-o %s is the input file: nestor opt writes a new file and keeps the original (use another name, or -o - and redirect)", o)}
+	}
+	return o, nil
+}
+
 var optCommand = &command{
-	name: "opt", args: "FILE.c [-o OUT.c] [-I dir] [-D NAME[=VALUE]]",
+	name: "opt", args: "FILE.c|- [-o OUT.c|-] [-I dir] [-D NAME[=VALUE]]",
 	summary: `optimize the #pragma scop regions of a C file (like polycc)
 
 Every region between "#pragma scop" and "#pragma endscop" is replaced by
 generated code; every other byte of the file is kept, so the output drops
 into the existing build. The default output is FILE.nestor.c; "-o -"
-writes to standard output.`,
+writes to standard output. FILE "-" reads standard input (and writes
+standard output unless -o says otherwise).
+
+Pointer and array parameters are assumed not to alias one another (as
+Pluto and PPCG assume): a kernel called with the same array twice may
+compute something else after optimization.`,
 	setup: func(fs *flag.FlagSet) runFunc {
 		var src sourceFlags
 		src.register(fs)
 		src.registerOpt(fs)
 		outPath := fs.String("o", "", "write the result to `file` (default FILE.nestor.c; - for standard output)")
 		return func(out io.Writer, args []string) error {
+			if len(args) == 1 {
+				if _, err := outputPath(args[0], *outPath); err != nil {
+					return err // before the work
+				}
+			}
 			f, err := src.parse(args)
 			if err != nil {
 				return err
@@ -145,9 +192,9 @@ writes to standard output.`,
 			if err != nil {
 				return err
 			}
-			path := *outPath
-			if path == "" {
-				path = strings.TrimSuffix(f.Path, ".c") + ".nestor.c"
+			path, err := outputPath(args[0], *outPath)
+			if err != nil {
+				return err
 			}
 			if path == "-" {
 				_, err = out.Write(res)
