@@ -489,30 +489,81 @@ func (b *builder) binary(s *body, e cc.ExpressionNode, op ir.BinOp, xe, ye cc.Ex
 	return &ir.Binary{Op: op, X: convert(x, t), Y: convert(y, t), T: t}, true
 }
 
-// call translates a call of a pure math function.
+// call translates a call of a pure math function of <math.h>, or of a
+// function the file declares __attribute__((const)) or
+// __attribute__((pure)) (see funcAttr and pureCalls).
 func (b *builder) call(s *body, x *cc.PostfixExpression) (ir.Expr, bool) {
 	name := calleeName(x)
-	f, ok := ir.MathFuncs[name]
-	if _, d := ident(x.PostfixExpression); !ok || d == nil || isVariable(d) {
-		b.unsupported(x, "call to %s with side effects", name)
+	_, d := ident(x.PostfixExpression)
+	if d == nil || isVariable(d) {
+		b.unsupported(x, "call through %s, which is not a function name", source(x.PostfixExpression))
 		return nil, false
 	}
-	var args []ir.Expr
-	good := true
+	var argExprs []cc.ExpressionNode
 	for l := x.ArgumentExpressionList; l != nil; l = l.ArgumentExpressionList {
-		a, ok := b.expr(s, l.AssignmentExpression)
+		argExprs = append(argExprs, l.AssignmentExpression)
+	}
+	if f, ok := ir.MathFuncs[name]; ok {
+		if len(argExprs) != f.Arity {
+			b.unsupported(x, "call to %s with %d arguments, want %d", name, len(argExprs), f.Arity)
+			return nil, false
+		}
+		args, ok := b.args(s, argExprs, func(int) ir.Type { return f.T })
+		if !ok {
+			return nil, false
+		}
+		return &ir.Call{Fn: name, Args: args, T: f.T}, true
+	}
+	attr := b.funcAttr(d)
+	if attr == "" {
+		b.unsupported(x, "call to %s, which may have side effects (a region calls the math functions of <math.h> and functions declared __attribute__((const)) or __attribute__((pure)))", name)
+		return nil, false
+	}
+	ft, ok := d.Type().(*cc.FunctionType)
+	if !ok {
+		b.unsupported(x, "call to %s, whose type %s is not a function type", name, d.Type())
+		return nil, false
+	}
+	rt, ok := scalarType(ft.Result())
+	if !ok || rt == ir.Void {
+		b.unsupported(x, "call to %s, which returns %s (a %s function must return a number)", name, ft.Result(), attr)
+		return nil, false
+	}
+	params := ft.Parameters()
+	if ft.IsVariadic() || len(params) != len(argExprs) {
+		b.unsupported(x, "call to %s with %d arguments; its prototype takes %d", name, len(argExprs), len(params))
+		return nil, false
+	}
+	var types []ir.Type
+	for k, pr := range params {
+		t, ok := scalarType(pr.Type())
+		if !ok {
+			b.unsupported(argExprs[k], "argument %d of %s has type %s (a region passes numbers only)", k+1, name, pr.Type())
+			return nil, false
+		}
+		types = append(types, t)
+	}
+	args, ok := b.args(s, argExprs, func(k int) ir.Type { return types[k] })
+	if !ok {
+		return nil, false
+	}
+	if attr == "pure" {
+		b.pureCalls = append(b.pureCalls, pureCall{at: x, name: name})
+	}
+	return &ir.Call{Fn: name, Args: args, T: rt}, true
+}
+
+// args translates call arguments, converting each to its parameter type.
+func (b *builder) args(s *body, es []cc.ExpressionNode, typ func(int) ir.Type) ([]ir.Expr, bool) {
+	var out []ir.Expr
+	good := true
+	for k, e := range es {
+		a, ok := b.expr(s, e)
 		if !ok {
 			good = false
 			continue
 		}
-		args = append(args, convert(a, f.T))
+		out = append(out, convert(a, typ(k)))
 	}
-	if !good {
-		return nil, false
-	}
-	if len(args) != f.Arity {
-		b.unsupported(x, "call to %s with %d arguments, want %d", name, len(args), f.Arity)
-		return nil, false
-	}
-	return &ir.Call{Fn: name, Args: args, T: f.T}, true
+	return out, good
 }

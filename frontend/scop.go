@@ -47,6 +47,9 @@ type builder struct {
 	cons  []ir.Constraint
 	divs  []ir.Div
 	next  []int
+
+	attrs     map[string]string // funcAttr's answers by function name
+	pureCalls []pureCall        // calls of pure functions, for checkPure
 }
 
 func newBuilder(p *parser, fd *cc.FunctionDefinition, r region, items []*cc.BlockItem) *builder {
@@ -73,6 +76,7 @@ func (b *builder) build() (*ir.Program, *Func) {
 	for _, it := range b.items {
 		b.item(it)
 	}
+	b.checkPure()
 	if b.failed() {
 		return nil, nil
 	}

@@ -351,14 +351,24 @@ func (b *builder) exprStmt(es *cc.ExpressionStatement) {
 		b.unsupported(e, "%s", describeExprStmt(e))
 		return
 	}
-	if r, ok := unparen(ae.AssignmentExpression).(*cc.AssignmentExpression); ok && r.Case != cc.AssignmentExpressionCond {
-		b.unsupported(e, "chained assignment %s", source(e))
-		return
-	}
-	op := assignOps[ae.Case]
 	first, _, _ := b.extent(es)
 	end := goPos(es.Token.Position()).Offset + 1
-	b.assign(es, ae.UnaryExpression, op, ae.AssignmentExpression, b.text(first, end))
+	b.chain(es, ae, b.text(first, end))
+}
+
+// chain translates an assignment whose right side may itself be an
+// assignment, "a1 = a5 = k;": the innermost assignment runs first, and
+// each outer one stores the value the inner one stored, read back from
+// its left side (C99 6.5.16: the value of an assignment is that of its
+// left operand after the assignment, so reading it back is the same value
+// converted to that operand's type).
+func (b *builder) chain(n cc.Node, ae *cc.AssignmentExpression, text string) {
+	rhs := ae.AssignmentExpression
+	if r, ok := unparen(rhs).(*cc.AssignmentExpression); ok && r.Case != cc.AssignmentExpressionCond {
+		b.chain(n, r, text)
+		rhs = r.UnaryExpression
+	}
+	b.assign(n, ae.UnaryExpression, assignOps[ae.Case], rhs, text)
 }
 
 // assignOps maps cc's assignment cases to nestor's operators.

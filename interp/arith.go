@@ -309,21 +309,61 @@ func unary(op ir.UnOp, t ir.Type, x value) (value, error) {
 	return value{}, fmt.Errorf("%s of %s", op, t)
 }
 
-// mathFuncs are the functions of ir.MathFuncs over float64; the float
-// forms use the same function and round its result.
+// mathFuncs are the double functions of ir.MathFuncs over float64; the
+// float and long double forms use the same function (and the float forms
+// round its result).
 var mathFuncs = map[string]func(a []float64) float64{
-	"sqrt":  func(a []float64) float64 { return math.Sqrt(a[0]) },
-	"exp":   func(a []float64) float64 { return math.Exp(a[0]) },
-	"log":   func(a []float64) float64 { return math.Log(a[0]) },
-	"pow":   func(a []float64) float64 { return math.Pow(a[0], a[1]) },
-	"fabs":  func(a []float64) float64 { return math.Abs(a[0]) },
-	"fmax":  func(a []float64) float64 { return fmax(a[0], a[1]) },
-	"fmin":  func(a []float64) float64 { return -fmax(-a[0], -a[1]) },
-	"floor": func(a []float64) float64 { return math.Floor(a[0]) },
-	"ceil":  func(a []float64) float64 { return math.Ceil(a[0]) },
-	"sin":   func(a []float64) float64 { return math.Sin(a[0]) },
-	"cos":   func(a []float64) float64 { return math.Cos(a[0]) },
-	"tanh":  func(a []float64) float64 { return math.Tanh(a[0]) },
+	"sqrt":      func(a []float64) float64 { return math.Sqrt(a[0]) },
+	"cbrt":      func(a []float64) float64 { return math.Cbrt(a[0]) },
+	"exp":       func(a []float64) float64 { return math.Exp(a[0]) },
+	"exp2":      func(a []float64) float64 { return math.Exp2(a[0]) },
+	"expm1":     func(a []float64) float64 { return math.Expm1(a[0]) },
+	"log":       func(a []float64) float64 { return math.Log(a[0]) },
+	"log10":     func(a []float64) float64 { return math.Log10(a[0]) },
+	"log2":      func(a []float64) float64 { return math.Log2(a[0]) },
+	"log1p":     func(a []float64) float64 { return math.Log1p(a[0]) },
+	"pow":       func(a []float64) float64 { return math.Pow(a[0], a[1]) },
+	"hypot":     func(a []float64) float64 { return math.Hypot(a[0], a[1]) },
+	"fabs":      func(a []float64) float64 { return math.Abs(a[0]) },
+	"fmax":      func(a []float64) float64 { return fmax(a[0], a[1]) },
+	"fmin":      func(a []float64) float64 { return -fmax(-a[0], -a[1]) },
+	"fdim":      func(a []float64) float64 { return fdim(a[0], a[1]) },
+	"fmod":      func(a []float64) float64 { return math.Mod(a[0], a[1]) },
+	"remainder": func(a []float64) float64 { return math.Remainder(a[0], a[1]) },
+	"copysign":  func(a []float64) float64 { return math.Copysign(a[0], a[1]) },
+	"floor":     func(a []float64) float64 { return math.Floor(a[0]) },
+	"ceil":      func(a []float64) float64 { return math.Ceil(a[0]) },
+	"round":     func(a []float64) float64 { return math.Round(a[0]) },
+	"trunc":     func(a []float64) float64 { return math.Trunc(a[0]) },
+	"rint":      func(a []float64) float64 { return math.RoundToEven(a[0]) },
+	"nearbyint": func(a []float64) float64 { return math.RoundToEven(a[0]) },
+	"sin":       func(a []float64) float64 { return math.Sin(a[0]) },
+	"cos":       func(a []float64) float64 { return math.Cos(a[0]) },
+	"tan":       func(a []float64) float64 { return math.Tan(a[0]) },
+	"asin":      func(a []float64) float64 { return math.Asin(a[0]) },
+	"acos":      func(a []float64) float64 { return math.Acos(a[0]) },
+	"atan":      func(a []float64) float64 { return math.Atan(a[0]) },
+	"atan2":     func(a []float64) float64 { return math.Atan2(a[0], a[1]) },
+	"sinh":      func(a []float64) float64 { return math.Sinh(a[0]) },
+	"cosh":      func(a []float64) float64 { return math.Cosh(a[0]) },
+	"tanh":      func(a []float64) float64 { return math.Tanh(a[0]) },
+	"asinh":     func(a []float64) float64 { return math.Asinh(a[0]) },
+	"acosh":     func(a []float64) float64 { return math.Acosh(a[0]) },
+	"atanh":     func(a []float64) float64 { return math.Atanh(a[0]) },
+	"erf":       func(a []float64) float64 { return math.Erf(a[0]) },
+	"erfc":      func(a []float64) float64 { return math.Erfc(a[0]) },
+	"tgamma":    func(a []float64) float64 { return math.Gamma(a[0]) },
+}
+
+// fdim is C's fdim: x − y when x > y, +0 otherwise, NaN for a NaN operand.
+func fdim(x, y float64) float64 {
+	switch {
+	case math.IsNaN(x) || math.IsNaN(y):
+		return math.NaN()
+	case x > y:
+		return x - y
+	}
+	return 0
 }
 
 // fmax is C's fmax: a NaN operand is ignored.
@@ -340,11 +380,11 @@ func fmax(x, y float64) float64 {
 // call evaluates math function fn of result type t.
 func call(fn string, t ir.Type, args []float64) (value, error) {
 	f, ok := mathFuncs[fn]
-	if !ok && t == ir.Float {
+	if !ok && (t == ir.Float || t == ir.LongDouble) && len(fn) > 1 {
 		f, ok = mathFuncs[fn[:len(fn)-1]]
 	}
-	if !ok {
-		return value{}, fmt.Errorf("call of unknown function %s", fn)
+	if _, math := ir.MathFuncs[fn]; !ok || !math {
+		return value{}, fmt.Errorf("call of %s: the interpreter evaluates only the math functions of ir.MathFuncs", fn)
 	}
 	r := f(args)
 	if t == ir.Float {

@@ -148,18 +148,40 @@ func (*Cond) exprNode()     {}
 func (*Cast) exprNode()     {}
 func (*Call) exprNode()     {}
 
-// MathFuncs maps the pure functions a body may call to their result type
-// and arity. All arguments have the result type.
-var MathFuncs = map[string]struct {
+// MathFuncs maps the pure functions of <math.h> a body may call to their
+// result type and arity; all arguments have the result type. Each double
+// function f comes with its float form ff and its long double form fl.
+// None of them reads or writes memory: with the default floating-point
+// environment (round to nearest, exceptions not trapped, errno not read
+// by the region) a call is a value of its arguments. Functions with
+// pointer arguments (frexp, modf), integer arguments or results (ldexp,
+// lround) and lgamma (it writes signgam) are not among them.
+var MathFuncs = mathFuncs()
+
+// mathFuncArity lists the double forms of MathFuncs with their arity.
+var mathFuncArity = map[string]int{
+	"sqrt": 1, "cbrt": 1, "exp": 1, "exp2": 1, "expm1": 1, "log": 1, "log10": 1, "log2": 1, "log1p": 1,
+	"pow": 2, "hypot": 2, "fabs": 1, "fmax": 2, "fmin": 2, "fdim": 2, "fmod": 2, "remainder": 2, "copysign": 2,
+	"floor": 1, "ceil": 1, "round": 1, "trunc": 1, "rint": 1, "nearbyint": 1,
+	"sin": 1, "cos": 1, "tan": 1, "asin": 1, "acos": 1, "atan": 1, "atan2": 2,
+	"sinh": 1, "cosh": 1, "tanh": 1, "asinh": 1, "acosh": 1, "atanh": 1,
+	"erf": 1, "erfc": 1, "tgamma": 1,
+}
+
+// MathFunc is the signature of a function of MathFuncs.
+type MathFunc struct {
 	T     Type
 	Arity int
-}{
-	"sqrt": {Double, 1}, "exp": {Double, 1}, "log": {Double, 1}, "pow": {Double, 2},
-	"fabs": {Double, 1}, "fmax": {Double, 2}, "fmin": {Double, 2}, "floor": {Double, 1},
-	"ceil": {Double, 1}, "sin": {Double, 1}, "cos": {Double, 1}, "tanh": {Double, 1},
-	"sqrtf": {Float, 1}, "expf": {Float, 1}, "logf": {Float, 1}, "powf": {Float, 2},
-	"fabsf": {Float, 1}, "fmaxf": {Float, 2}, "fminf": {Float, 2}, "floorf": {Float, 1},
-	"ceilf": {Float, 1}, "sinf": {Float, 1}, "cosf": {Float, 1}, "tanhf": {Float, 1},
+}
+
+func mathFuncs() map[string]MathFunc {
+	m := map[string]MathFunc{}
+	for name, n := range mathFuncArity {
+		m[name] = MathFunc{Double, n}
+		m[name+"f"] = MathFunc{Float, n}
+		m[name+"l"] = MathFunc{LongDouble, n}
+	}
+	return m
 }
 
 // Walk calls f on e and then on its operands, depth first, stopping a branch

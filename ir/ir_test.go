@@ -68,8 +68,8 @@ func TestCheckRejects(t *testing.T) {
 			p.Stmts = append(p.Stmts, &Stmt{Name: "S1", Beta: []int{0}, Accesses: []*Access{{Array: 1, Write: true, Index: []Aff{{Param: []int64{0}}}}},
 				RHS: &Const{T: Double, Float: 1}})
 		}},
-		{"unknown call", "not a known pure", func(p *Program) {
-			p.Stmts[0].RHS = &Call{Fn: "printf", T: Double}
+		{"call of no function name", "not a function name", func(p *Program) {
+			p.Stmts[0].RHS = &Call{Fn: "a+b", T: Double}
 		}},
 	} {
 		p := tri()
