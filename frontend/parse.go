@@ -112,13 +112,14 @@ func translateC(path string, src []byte, cfg Config) (ast *cc.AST, err error) {
 		}
 		fmt.Fprintf(&pre, "#define %s %s\n", name, val)
 	}
-	ast, err = cc.Translate(&c, []cc.Source{
+	srcs := []cc.Source{
 		{Name: "<predefined>", Value: pre.String()},
 		{Name: "<builtin>", Value: cc.Builtin},
 		{Name: path, Value: src},
-	})
+	}
+	ast, err = cc.Translate(&c, srcs)
 	if err != nil {
-		return nil, ccErrors(path, err)
+		return nil, userErrors(&c, srcs, path, ccErrors(path, err))
 	}
 	return ast, nil
 }
