@@ -78,3 +78,34 @@ func TestGemmReordered(t *testing.T) {
 		t.Errorf("C: %+v", c)
 	}
 }
+
+// TestRegionInMain: a region in main (every Pluto example) is checked by
+// calling the whole main, renamed, and comparing the globals; a wrong
+// statement is caught.
+func TestRegionInMain(t *testing.T) {
+	needCC(t)
+	f, err := frontend.ParseFile("testdata/mainreg.c", frontend.Config{})
+	if err != nil {
+		t.Skipf("frontend: %v", err)
+	}
+	res, err := Compare(context.Background(), f, nil, f.Src, Options{Runs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	res.Format(&b)
+	t.Logf("\n%s", b.String())
+	if !res.Match || res.Kernel != "main" || len(res.Arrays) != 2 || res.Arrays[0].Name != "a" || !res.Arrays[0].Written {
+		t.Errorf("main against itself: %+v", res)
+	}
+	if !strings.Contains(b.String(), "the regions are in main") {
+		t.Error("no warning that the times include all of main")
+	}
+	wrong := edit(t, f.Src, "a[1][i] + b[i]", "a[1][i] - b[i]")
+	if res, err = Compare(context.Background(), f, nil, wrong, Options{Runs: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if res.Match {
+		t.Error("a wrong statement in main matched")
+	}
+}

@@ -239,3 +239,13 @@ func TestOptOntoInput(t *testing.T) {
 		t.Errorf("opt to another file: exit %d, stderr %q", code, errw)
 	}
 }
+
+// TestCheckMain: nestor check harnesses a region in main (Pluto's habit),
+// with its schedule.
+func TestCheckMain(t *testing.T) {
+	needCC(t)
+	code, out, errw := nestor(t, "check", "../../check/testdata/mainreg.c", "--keep-cached=false", "--runs", "1")
+	if code != 0 || !strings.Contains(out, "equal") && !strings.Contains(out, "ok, max rel err") {
+		t.Errorf("exit %d\n%s%s", code, out, errw)
+	}
+}
