@@ -157,13 +157,129 @@ func (b *builder) aff(e cc.ExpressionNode, mode affMode) (ir.Aff, string, bool) 
 			return ir.Aff{}, "", false
 		case cc.MultiplicativeExpressionDiv:
 			c, ok := intValue(e.CastExpression)
-			if !ok || c <= 0 || mode != affBound {
+			if !ok || c <= 0 || mode == affSize {
 				return ir.Aff{}, "", false
 			}
-			return b.floorDiv(x, c), "", true
+			if mode == affBound {
+				return b.floorDiv(x, c), "", true
+			}
+			return b.exactDiv(e, x, c)
+		case cc.MultiplicativeExpressionMod:
+			return b.mod(e, x, mode)
 		}
+	case *cc.ExpressionList:
+		// "(e1, e2)": the value of e2, when e1 has no effect.
+		var last cc.ExpressionNode
+		for l := e; l != nil; l = l.ExpressionList {
+			if last != nil && !sideEffectFree(last) {
+				return ir.Aff{}, fmt.Sprintf(" (%s in a comma expression has side effects)", source(last)), false
+			}
+			last = l.AssignmentExpression
+		}
+		return b.aff(last, mode)
 	}
 	return ir.Aff{}, "", false
+}
+
+// sideEffectFree reports whether e assigns, increments and calls nothing
+// (but the math functions).
+func sideEffectFree(e cc.ExpressionNode) bool {
+	free := true
+	walk(e, func(n cc.Node) bool {
+		switch n := n.(type) {
+		case *cc.AssignmentExpression:
+			free = free && n.Case == cc.AssignmentExpressionCond
+		case *cc.PostfixExpression:
+			switch n.Case {
+			case cc.PostfixExpressionInc, cc.PostfixExpressionDec:
+				free = false
+			case cc.PostfixExpressionCall:
+				_, isMath := ir.MathFuncs[calleeName(n)]
+				free = free && isMath
+			}
+		case *cc.UnaryExpression:
+			free = free && n.Case != cc.UnaryExpressionInc && n.Case != cc.UnaryExpressionDec
+		}
+		return free
+	})
+	return free
+}
+
+// truncNote explains why C's truncating / and % need a non-negative
+// dividend to be floor division.
+const truncNote = "C's / and %% truncate toward zero, which is floor division only for a dividend ≥ 0"
+
+// exactDiv translates x / c in a subscript: affine when c divides every
+// coefficient of x (⌊x/c⌋ = (x − k)/c + ⌊k/c⌋ for the constant k) and x ≥ 0
+// wherever the statement runs, so that C's truncation is floor division.
+func (b *builder) exactDiv(e *cc.MultiplicativeExpression, x ir.Aff, c int64) (ir.Aff, string, bool) {
+	for _, xs := range [][]int64{x.Iter, x.Param, x.Local} {
+		for _, v := range xs {
+			if v%c != 0 {
+				return ir.Aff{}, fmt.Sprintf(" (%s is not a multiple of %d: the quotient is not affine)", source(e.MultiplicativeExpression), c), false
+			}
+		}
+	}
+	if !b.nonNegative(x) {
+		return ir.Aff{}, fmt.Sprintf(" (nestor cannot prove %s ≥ 0 where it is evaluated; "+truncNote+")", source(e.MultiplicativeExpression)), false
+	}
+	q := x.Clone()
+	for _, xs := range [][]int64{q.Iter, q.Param, q.Local} {
+		for k := range xs {
+			xs[k] /= c
+		}
+	}
+	q.Const = ir.FloorDiv(x.Const, c)
+	return q, "", true
+}
+
+// mod translates x % c for a constant c > 0 and x ≥ 0 wherever the
+// statement runs (proved with poly): in a bound or guard it is
+// x − c·⌊x/c⌋ with a floor-division local; in a subscript it is a
+// placeholder whose cases are the residues (split.go), so that every
+// subscript stays affine.
+func (b *builder) mod(e *cc.MultiplicativeExpression, x ir.Aff, mode affMode) (ir.Aff, string, bool) {
+	c, ok := intValue(e.CastExpression)
+	if !ok || c <= 0 || mode == affSize {
+		return ir.Aff{}, fmt.Sprintf(" (%% by %s, not by a positive constant)", source(e.CastExpression)), false
+	}
+	if !b.nonNegative(x) {
+		return ir.Aff{}, fmt.Sprintf(" (nestor cannot prove %s ≥ 0 where it is evaluated; "+truncNote+")", source(e.MultiplicativeExpression)), false
+	}
+	if c == 1 {
+		return b.constAff(mode, 0), "", true
+	}
+	if mode == affBound {
+		return addAff(x, -c, b.floorDiv(x, c))
+	}
+	if c > maxCopies {
+		return ir.Aff{}, fmt.Sprintf(" (%% %d: nestor splits a statement into at most %d pieces)", c, maxCopies), false
+	}
+	l := len(b.divs)
+	x = padAff(x, len(b.loops), b.np, l)
+	key := fmt.Sprintf("%v %v %v %d %d", x.Iter, x.Param, x.Local, x.Const, c)
+	if ph, ok := b.mods[key]; ok && ph.l < len(b.divs) && b.divs[ph.l].Den == 1 && b.divs[ph.l].Num.Const == ph.id {
+		a := ir.NewAff(len(b.loops), b.np, len(b.divs))
+		a.Local[ph.l] = 1
+		return a, "", true
+	}
+	alts, ok := modCases(x, c, l)
+	if !ok {
+		return ir.Aff{}, " (coefficient overflow)", false
+	}
+	a := b.placeholder(alts)
+	if b.mods == nil {
+		b.mods = map[string]modPlaceholder{}
+	}
+	b.mods[key] = modPlaceholder{l: l, id: b.divs[l].Num.Const}
+	return a, "", true
+}
+
+// modPlaceholder is the placeholder local l (with Num.Const id) that
+// stands for a remainder, shared by the accesses that take it.
+type modPlaceholder struct {
+	l  int
+	id int64
 }
 
 // floorDiv returns a form for ⌊x/c⌋, c > 0: x/c itself when c divides every

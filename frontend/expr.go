@@ -57,23 +57,20 @@ func (b *builder) assignDecl(n cc.Node, d *cc.Declarator, rhs cc.ExpressionNode,
 	b.emit(n, s, ir.Assign, r, text)
 }
 
-// emit appends a statement at the current position of the loop tree.
+// emit appends a statement at the current position of the loop tree: one
+// statement, or one per case when it uses placeholders (split.go).
 func (b *builder) emit(n cc.Node, s *body, op ir.AssignOp, rhs ir.Expr, text string) {
 	d, nl := len(b.loops), len(b.divs)
 	if op == ir.Assign {
 		rhs = convert(rhs, b.prog.Arrays[s.accs[0].Array].Elem)
 	}
-	st := &ir.Stmt{
-		Name: "S" + strconv.Itoa(len(b.prog.Stmts)),
-		Op:   op, RHS: rhs, Accesses: s.accs, Pos: b.pos(n), Text: text,
-	}
+	st := &ir.Stmt{Op: op, RHS: rhs, Accesses: s.accs, Pos: b.pos(n), Text: text}
 	for _, l := range b.loops {
 		st.Iters = append(st.Iters, l.name)
 		st.Dir = append(st.Dir, l.dir)
 		st.Beta = append(st.Beta, l.index)
 	}
-	st.Beta = append(st.Beta, b.next[d])
-	b.next[d]++
+	st.Beta = append(st.Beta, 0)
 	for _, dv := range b.divs {
 		st.Domain.Divs = append(st.Domain.Divs, ir.Div{Num: padAff(dv.Num, d, b.np, nl), Den: dv.Den})
 	}
@@ -82,10 +79,24 @@ func (b *builder) emit(n cc.Node, s *body, op ir.AssignOp, rhs ir.Expr, text str
 	}
 	for _, a := range s.accs {
 		for k := range a.Index {
-			a.Index[k] = padAff(a.Index[k], d, b.np, 0)
+			a.Index[k] = padAff(a.Index[k], d, b.np, nl)
 		}
 	}
-	b.prog.Stmts = append(b.prog.Stmts, st)
+	b.overflow = false
+	sts, why := b.expand(st)
+	if b.overflow {
+		why = "coefficient overflow"
+	}
+	if why != "" {
+		b.unsupported(n, "statement %s: %s", text, why)
+		return
+	}
+	for _, c := range sts {
+		c.Name = "S" + strconv.Itoa(len(b.prog.Stmts))
+		c.Beta[d] = b.next[d]
+		b.next[d]++
+		b.prog.Stmts = append(b.prog.Stmts, c)
+	}
 }
 
 // ref translates a variable or array element reference (lhs when write)

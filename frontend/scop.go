@@ -48,6 +48,10 @@ type builder struct {
 	divs  []ir.Div
 	next  []int
 
+	cases    map[int64][]alt // the cases of each placeholder (split.go)
+	overflow bool            // set by substitute on int64 overflow
+	mods     map[string]modPlaceholder
+
 	attrs     map[string]string // funcAttr's answers by function name
 	pureCalls []pureCall        // calls of pure functions, for checkPure
 }
