@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -27,10 +26,11 @@ var (
 )
 
 // hostConfig returns the system compiler's configuration, computed once
-// (cc.NewConfig runs the C compiler to learn its predefined macros).
+// (cc.NewConfig runs the C compiler to learn its predefined macros) and
+// kept in the cache (cache.go).
 func hostConfig() (*cc.Config, error) {
 	baseOnce.Do(func() {
-		baseCfg, baseErr = cc.NewConfig(runtime.GOOS, runtime.GOARCH)
+		baseCfg, baseErr = cachedHostConfig()
 	})
 	return baseCfg, baseErr
 }
@@ -79,10 +79,27 @@ func Parse(path string, src []byte, cfg Config) (f *File, err error) {
 	return f, nil
 }
 
-// translateC runs cc's preprocessor, parser and type checker on src. cc
-// panics on some malformed inputs; that comes back as a user error at the
-// start of the file, since the input is not valid C.
-func translateC(path string, src []byte, cfg Config) (ast *cc.AST, err error) {
+// translateC runs cc's preprocessor, parser and type checker on src, with
+// the system headers flattened from the cache (cache.go) when it can; if
+// that fails, it runs again on the headers as they are, whose errors are
+// the ones reported.
+func translateC(path string, src []byte, cfg Config) (*cc.AST, error) {
+	host, err := hostConfig()
+	if err != nil {
+		return nil, fmt.Errorf("frontend: %v", err)
+	}
+	if hfs := newHeaderFS(path, src, cfg, host); hfs != nil {
+		if ast, err := translate(path, src, cfg, host, hfs); err == nil {
+			return ast, nil
+		}
+	}
+	return translate(path, src, cfg, host, nil)
+}
+
+// translate is one run of cc on src; hfs, when not nil, serves the system
+// headers. cc panics on some malformed inputs; that comes back as a user
+// error at the start of the file, since the input is not valid C.
+func translate(path string, src []byte, cfg Config, host *cc.Config, hfs *headerFS) (ast *cc.AST, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			ast = nil
@@ -90,11 +107,10 @@ func translateC(path string, src []byte, cfg Config) (ast *cc.AST, err error) {
 				Msg: fmt.Sprintf("the C parser failed on this input (%v)", r)}}
 		}
 	}()
-	host, err := hostConfig()
-	if err != nil {
-		return nil, fmt.Errorf("frontend: %v", err)
-	}
 	c := *host
+	if hfs != nil {
+		c.FS = hfs
+	}
 	dir := filepath.Dir(path)
 	// "" is the including file's folder; -I folders come before the
 	// system ones, and must be in SysIncludePaths too for <...>.
@@ -118,6 +134,9 @@ func translateC(path string, src []byte, cfg Config) (ast *cc.AST, err error) {
 		{Name: path, Value: src},
 	}
 	ast, err = cc.Translate(&c, srcs)
+	if err != nil && hfs != nil {
+		return nil, err // translateC tries again, on the headers as they are
+	}
 	if err != nil {
 		return nil, userErrors(&c, srcs, path, ccErrors(path, err))
 	}

@@ -1,0 +1,535 @@
+package frontend
+
+// The preprocessing cache. Most of a parse of a small kernel file went to
+// its system headers: cc.NewConfig runs the C compiler twice to learn its
+// predefined macros and include paths, and cc's preprocessor then walks the
+// few dozen files behind <math.h> or <stdio.h> for every run. Both results
+// are kept on disk, in the user's cache folder (NESTOR_CACHE names another
+// folder; NESTOR_CACHE=off turns the cache off):
+//
+//   - the host configuration, keyed by the compiler's path, size and
+//     modification time;
+//   - each system header, flattened: the compiler's own preprocessor
+//     (cc -E -dD) expands it once, in the context of the system headers
+//     included before it, and cc then reads the declarations it produced
+//     followed by the #define and #undef lines that leave the macros as the
+//     header leaves them. A record is keyed by the compiler, the -D and -I
+//     flags, the header's name and the system headers before it, and lists
+//     every file the compiler read, with size and modification time: a
+//     record whose files changed is rebuilt.
+//
+// A flattened header means what the header means only when no macro of the
+// user's files can change its expansion. The user's files (the source and
+// the files it includes with quotes) are scanned for the names they
+// #define or #undef; a header whose files or expansion mention one of them
+// is read as it is, as is every header after it. Any parse that fails with
+// flattened headers is repeated without them, so errors are always those of
+// the headers as written.
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"modernc.org/cc/v4"
+)
+
+// cacheVersion changes whenever the format or the meaning of a record
+// changes; it is part of every key.
+const cacheVersion = "nestor-pp-1"
+
+// cacheEnv names the cache folder, or "off".
+const cacheEnv = "NESTOR_CACHE"
+
+// cacheRoot returns the cache folder, or "" when caching is off.
+func cacheRoot() string {
+	switch v := os.Getenv(cacheEnv); v {
+	case "off":
+		return ""
+	case "":
+		d, err := os.UserCacheDir()
+		if err != nil {
+			return ""
+		}
+		return filepath.Join(d, "nestor")
+	default:
+		return v
+	}
+}
+
+// hostRecord is the part of cc.Config that cc.NewConfig learns by running
+// the compiler.
+type hostRecord struct {
+	Key                                   string
+	CC, Predefined                        string
+	IncludePaths, SysIncludePaths         []string
+	HostIncludePaths, HostSysIncludePaths []string
+}
+
+// compilerStamp identifies the compiler cc.NewConfig would run ($CC, cc or
+// gcc, the first on PATH): its name, path, size and modification time.
+func compilerStamp() (string, bool) {
+	for _, c := range []string{os.Getenv("CC"), "cc", "gcc"} {
+		if c == "" {
+			continue
+		}
+		p, err := exec.LookPath(c)
+		if err != nil {
+			continue
+		}
+		fi, err := os.Stat(p)
+		if err != nil {
+			return "", false
+		}
+		return fmt.Sprintf("%s|%s|%s/%s|%s|%d|%d", cacheVersion, c, runtime.GOOS, runtime.GOARCH, p, fi.Size(), fi.ModTime().UnixNano()), true
+	}
+	return "", false
+}
+
+// cachedHostConfig returns the host configuration from the cache, or runs
+// cc.NewConfig and records its result.
+func cachedHostConfig() (*cc.Config, error) {
+	root := cacheRoot()
+	stamp, ok := compilerStamp()
+	if root == "" || !ok {
+		return cc.NewConfig(runtime.GOOS, runtime.GOARCH)
+	}
+	file := filepath.Join(root, "host-"+hash(stamp)+".json")
+	var r hostRecord
+	if b, err := os.ReadFile(file); err == nil && json.Unmarshal(b, &r) == nil && r.Key == stamp {
+		abi, err := cc.NewABI(runtime.GOOS, runtime.GOARCH)
+		if err == nil && !c23(r.Predefined) {
+			return &cc.Config{ABI: abi, CC: r.CC, Predefined: r.Predefined,
+				IncludePaths: r.IncludePaths, SysIncludePaths: r.SysIncludePaths,
+				HostIncludePaths: r.HostIncludePaths, HostSysIncludePaths: r.HostSysIncludePaths}, nil
+		}
+	}
+	c, err := cc.NewConfig(runtime.GOOS, runtime.GOARCH)
+	if err != nil {
+		return nil, err
+	}
+	r = hostRecord{Key: stamp, CC: c.CC, Predefined: c.Predefined,
+		IncludePaths: c.IncludePaths, SysIncludePaths: c.SysIncludePaths,
+		HostIncludePaths: c.HostIncludePaths, HostSysIncludePaths: c.HostSysIncludePaths}
+	if b, err := json.Marshal(r); err == nil {
+		writeAtomic(file, b)
+	}
+	return c, nil
+}
+
+// c23 reports whether the predefined macros select C23, for which
+// cc.NewConfig adjusts the keywords (which a Config built here cannot):
+// such a compiler is asked every time.
+func c23(predefined string) bool {
+	m := regexp.MustCompile(`(?m)^#define __STDC_VERSION__ (\d+)L`).FindStringSubmatch(predefined)
+	if m == nil {
+		return false
+	}
+	v, err := strconv.Atoi(m[1])
+	return err != nil || v >= 202000
+}
+
+func hash(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(h[:12])
+}
+
+// writeAtomic writes b to file through a temporary file and a rename, so
+// that concurrent runs never read half a record. Failures are ignored: the
+// cache is only a cache.
+func writeAtomic(file string, b []byte) {
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		return
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(file), ".tmp-*")
+	if err != nil {
+		return
+	}
+	_, err = tmp.Write(b)
+	if err2 := tmp.Close(); err == nil {
+		err = err2
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), file)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+	}
+}
+
+// headerRecord is one flattened system header in one context.
+type headerRecord struct {
+	Key    string
+	Files  []fileStamp // every file the compiler read for it
+	Idents []string    // every identifier of those files and of Text
+	Text   string      // the declarations, then the #define and #undef lines
+}
+
+type fileStamp struct {
+	Path  string
+	Size  int64
+	MTime int64
+}
+
+func stampOf(path string) (fileStamp, bool) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return fileStamp{}, false
+	}
+	return fileStamp{Path: path, Size: fi.Size(), MTime: fi.ModTime().UnixNano()}, true
+}
+
+// headerFS serves the system headers of one translation unit flattened
+// (see the top of this file); it is the FS of the cc.Config. Any other
+// name is not found in it, and cc then reads the file itself.
+type headerFS struct {
+	root    string
+	host    *cc.Config
+	stamp   string   // of the compiler (compilerStamp)
+	sysDirs []string // the host's include folders: what counts as a system header
+	flags   []string // -D and -I for the compiler, absolute
+	user    map[string]bool
+	ctx     []string // the headers served so far, as named in <...>
+	off     bool     // a header could not be flattened: cc reads the rest itself
+}
+
+// newHeaderFS returns the FS for parsing src (the file path) with cfg, or
+// nil when the cache is off or the user's files cannot be scanned for
+// their macros.
+func newHeaderFS(path string, src []byte, cfg Config, host *cc.Config) *headerFS {
+	root := cacheRoot()
+	if root == "" {
+		return nil
+	}
+	user, ok := userMacros(path, src, cfg)
+	stamp, ok2 := compilerStamp()
+	if !ok || !ok2 {
+		return nil
+	}
+	h := &headerFS{root: root, host: host, stamp: stamp, user: user}
+	for _, d := range append(slices.Clone(host.HostIncludePaths), host.HostSysIncludePaths...) {
+		if d = filepath.Clean(d); filepath.IsAbs(d) && !slices.Contains(h.sysDirs, d) {
+			h.sysDirs = append(h.sysDirs, d)
+		}
+	}
+	for _, d := range cfg.Defines {
+		h.flags = append(h.flags, "-D", d)
+	}
+	for _, d := range cfg.IncludePaths {
+		if a, err := filepath.Abs(d); err == nil {
+			d = a
+		}
+		h.flags = append(h.flags, "-I", d)
+	}
+	return h
+}
+
+// Open implements fs.FS: a system header opens as a file whose contents
+// are flattened when first read; any other name is not in this FS.
+func (h *headerFS) Open(name string) (fs.File, error) {
+	path := filepath.FromSlash(name)
+	if h.off || !filepath.IsAbs(path) {
+		return nil, fs.ErrNotExist
+	}
+	for _, d := range h.sysDirs {
+		rel, err := filepath.Rel(d, path)
+		if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+			continue
+		}
+		fi, err := os.Stat(path)
+		if err != nil || fi.IsDir() {
+			return nil, fs.ErrNotExist
+		}
+		return &flatFile{h: h, path: path, rel: filepath.ToSlash(rel), info: fi}, nil
+	}
+	return nil, fs.ErrNotExist
+}
+
+// flatFile is a system header served by a headerFS. Opening it costs
+// nothing (__has_include only opens); reading it flattens it, or reads
+// the file as it is when that cannot be done.
+type flatFile struct {
+	h         *headerFS
+	path, rel string
+	info      fs.FileInfo
+	r         io.Reader
+}
+
+func (f *flatFile) Stat() (fs.FileInfo, error) { return f.info, nil }
+func (f *flatFile) Close() error               { return nil }
+
+func (f *flatFile) Read(b []byte) (int, error) {
+	if f.r == nil {
+		text, err := f.h.flatten(f.rel)
+		if err != nil {
+			f.h.off = true
+			raw, err := os.ReadFile(f.path)
+			if err != nil {
+				return 0, err
+			}
+			text = raw
+		}
+		f.r = bytes.NewReader(text)
+	}
+	return f.r.Read(b)
+}
+
+// flatStats counts, for tests, the headers served flattened and those
+// refused because of a user macro.
+var flatStats struct{ served, refused atomic.Int64 }
+
+// errUserMacro: a macro of the user's files could change the header.
+var errUserMacro = errors.New("frontend: a user macro appears in the header")
+
+// flatten returns the flattened text of the system header rel in the
+// context of the headers served before it, from the cache or from the
+// compiler.
+func (h *headerFS) flatten(rel string) ([]byte, error) {
+	key := strings.Join([]string{cacheVersion, h.host.CC, h.stamp, strings.Join(h.flags, "\x00"),
+		strings.Join(h.sysDirs, "\x00"), strings.Join(h.ctx, "\x00"), rel}, "\x01")
+	file := filepath.Join(h.root, "headers", hash(key)+".json")
+	var r headerRecord
+	if b, err := os.ReadFile(file); err != nil || json.Unmarshal(b, &r) != nil || r.Key != key || !fresh(r.Files) {
+		var err error
+		if r, err = h.build(rel); err != nil {
+			return nil, err
+		}
+		r.Key = key
+		if b, err := json.Marshal(r); err == nil {
+			writeAtomic(file, b)
+		}
+	}
+	for _, id := range r.Idents {
+		if h.user[id] {
+			flatStats.refused.Add(1)
+			return nil, errUserMacro
+		}
+	}
+	flatStats.served.Add(1)
+	h.ctx = append(h.ctx, rel)
+	// A second #include of the header reuses what cc read the first time:
+	// the guard makes it empty, as the header's own guard would.
+	guard := "NESTOR_FLAT_" + hash(rel)
+	return []byte("#ifndef " + guard + "\n#define " + guard + "\n" + r.Text + "#endif\n"), nil
+}
+
+// fresh reports whether every file is as it was stamped.
+func fresh(files []fileStamp) bool {
+	for _, f := range files {
+		if g, ok := stampOf(f.Path); !ok || g != f {
+			return false
+		}
+	}
+	return len(files) > 0
+}
+
+// flatMarker separates, in the compiler's output, the context headers from
+// the header being flattened.
+const flatMarker = "nestor_flat_marker_"
+
+// flatTimeout bounds one run of the compiler's preprocessor.
+const flatTimeout = 30 * time.Second
+
+// build runs the compiler's preprocessor on the context headers, a
+// marker and the header rel, and keeps what follows the marker.
+func (h *headerFS) build(rel string) (headerRecord, error) {
+	var drv strings.Builder
+	for _, c := range h.ctx {
+		fmt.Fprintf(&drv, "#include <%s>\n", c)
+	}
+	fmt.Fprintf(&drv, "%s\n#include <%s>\n", flatMarker, rel)
+	args := append([]string{"-E", "-dD", "-H"}, h.flags...)
+	args = append(args, "-x", "c", "-")
+	cmd := exec.Command(h.host.CC, args...)
+	cmd.Env = append(os.Environ(), "LC_ALL=C")
+	cmd.Stdin = strings.NewReader(drv.String())
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	timer := time.AfterFunc(flatTimeout, func() {
+		if cmd.Process != nil {
+			cmd.Process.Kill()
+		}
+	})
+	err := cmd.Run()
+	timer.Stop()
+	if err != nil {
+		return headerRecord{}, fmt.Errorf("frontend: %s -E: %v", h.host.CC, err)
+	}
+	var decls, macros strings.Builder
+	idents := map[string]bool{}
+	files := map[string]bool{}
+	after := false
+	sc := bufio.NewScanner(&stdout)
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		line := sc.Text()
+		if !after {
+			after = strings.TrimSpace(line) == flatMarker
+			continue
+		}
+		t := strings.TrimLeft(line, " \t")
+		switch {
+		case lineMarker.MatchString(t):
+			if m := lineMarker.FindStringSubmatch(t); m != nil && filepath.IsAbs(m[1]) {
+				files[m[1]] = true
+			}
+			continue
+		case strings.HasPrefix(t, "#define ") || strings.HasPrefix(t, "#undef "):
+			macros.WriteString(t + "\n")
+		case t == "":
+			continue
+		default:
+			decls.WriteString(line + "\n")
+		}
+		addIdents(idents, line)
+	}
+	if !after {
+		return headerRecord{}, fmt.Errorf("frontend: %s -E: no marker in the output", h.host.CC)
+	}
+	// -H lists every header the compiler opened, with dots for the depth;
+	// those of the context come before the marker's header, but a context
+	// header's guard keeps it from changing the output.
+	for _, line := range strings.Split(stderr.String(), "\n") {
+		if p := strings.TrimLeft(line, "."); len(p) < len(line) && strings.HasPrefix(p, " ") {
+			files[strings.TrimSpace(p)] = true
+		}
+	}
+	r := headerRecord{Text: decls.String() + macros.String()}
+	for p := range files {
+		s, ok := stampOf(p)
+		if !ok {
+			return headerRecord{}, fmt.Errorf("frontend: %s: cannot stat %s", rel, p)
+		}
+		r.Files = append(r.Files, s)
+		raw, err := os.ReadFile(p)
+		if err != nil {
+			return headerRecord{}, err
+		}
+		addIdents(idents, stripComments(string(raw)))
+	}
+	slices.SortFunc(r.Files, func(a, b fileStamp) int { return strings.Compare(a.Path, b.Path) })
+	for id := range idents {
+		r.Idents = append(r.Idents, id)
+	}
+	slices.Sort(r.Idents)
+	return r, nil
+}
+
+// stripComments returns src with its C comments, string and character
+// literals blanked: a header's comments name macros it never reads.
+func stripComments(src string) string {
+	b := []byte(src)
+	for i := 0; i < len(b); i++ {
+		switch {
+		case b[i] == '/' && i+1 < len(b) && b[i+1] == '*':
+			j := strings.Index(src[i+2:], "*/")
+			end := len(b)
+			if j >= 0 {
+				end = i + 2 + j + 2
+			}
+			blank(b[i:end])
+			i = end - 1
+		case b[i] == '/' && i+1 < len(b) && b[i+1] == '/':
+			end := i
+			for end < len(b) && b[end] != '\n' {
+				end++
+			}
+			blank(b[i:end])
+			i = end - 1
+		case b[i] == '"' || b[i] == '\'':
+			q, end := b[i], i+1
+			for end < len(b) && b[end] != q && b[end] != '\n' {
+				if b[end] == '\\' {
+					end++
+				}
+				end++
+			}
+			end = min(end+1, len(b))
+			blank(b[i:end])
+			i = end - 1
+		}
+	}
+	return string(b)
+}
+
+func blank(b []byte) {
+	for k := range b {
+		if b[k] != '\n' {
+			b[k] = ' '
+		}
+	}
+}
+
+// lineMarker matches the compiler's "# 12 "file" 1 3 4" lines.
+var lineMarker = regexp.MustCompile(`^# \d+ "([^"]*)"`)
+
+var identRE = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
+
+func addIdents(set map[string]bool, text string) {
+	for _, id := range identRE.FindAllString(text, -1) {
+		set[id] = true
+	}
+}
+
+var (
+	macroDirective   = regexp.MustCompile(`(?m)^[ \t]*#[ \t]*(?:define|undef)[ \t]+([A-Za-z_][A-Za-z0-9_]*)`)
+	includeDirective = regexp.MustCompile(`(?m)^[ \t]*#[ \t]*include(?:_next)?[ \t]*(.)([^">\n]*)`)
+)
+
+// userMacros returns the names that the user's files #define or #undef:
+// the file src and, recursively, the files it includes with quotes that
+// are not system headers. It reports false for an include it cannot follow
+// (a computed #include).
+func userMacros(path string, src []byte, cfg Config) (map[string]bool, bool) {
+	names := map[string]bool{}
+	seen := map[string]bool{}
+	var scan func(path string, src []byte) bool
+	scan = func(path string, src []byte) bool {
+		for _, m := range macroDirective.FindAllSubmatch(src, -1) {
+			names[string(m[1])] = true
+		}
+		for _, m := range includeDirective.FindAllSubmatch(src, -1) {
+			switch string(m[1]) {
+			case "<":
+				continue // a system header, flattened or read as it is
+			case `"`:
+			default:
+				return false
+			}
+			name := string(m[2])
+			for _, d := range append([]string{filepath.Dir(path)}, cfg.IncludePaths...) {
+				p := filepath.Join(d, name)
+				if seen[p] {
+					break
+				}
+				b, err := os.ReadFile(p)
+				if err != nil {
+					continue
+				}
+				seen[p] = true
+				if !scan(p, b) {
+					return false
+				}
+				break
+			}
+		}
+		return true
+	}
+	return names, scan(path, src)
+}

@@ -1,0 +1,161 @@
+package frontend
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"modernc.org/cc/v4"
+
+	"nestor/ir"
+)
+
+// describe prints what a parse produced that later passes read: each
+// region's arrays, statements and domains, and the file's functions.
+func describe(f *File) string {
+	var b strings.Builder
+	for _, s := range f.Scops {
+		fmt.Fprintf(&b, "scop %s in %s\n", s.Pos, s.Func.Name)
+		for _, a := range s.Prog.Arrays {
+			fmt.Fprintf(&b, "  array %s %v rank %d storage %v\n", a.Name, a.Elem, a.Rank(), a.Storage)
+		}
+		for _, st := range s.Prog.Stmts {
+			fmt.Fprintf(&b, "  %s %v %s\n", ir.FormatDomain(s.Prog, st), st.Beta, st.Text)
+		}
+	}
+	for _, fn := range f.Funcs {
+		fmt.Fprintf(&b, "func %s %+v\n", fn.Name, fn.Params)
+	}
+	return b.String()
+}
+
+// headerSources are files beyond the corpus: several system headers in a
+// row, and a user macro that math.h's files mention (the flattened header
+// must then be refused).
+var headerSources = map[string]string{
+	"many.c": `#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include <stdio.h>
+void k(int n, double A[n]) {
+#pragma scop
+  for (int i = 0; i < n; i++)
+    A[i] = sqrt(A[i]) + fabs(A[i]);
+#pragma endscop
+}
+`,
+	"usermacro.c": `#define M_PI 3.0
+#include <math.h>
+void k(int n, double A[n]) {
+#pragma scop
+  for (int i = 0; i < n; i++)
+    A[i] = M_PI * sqrt(A[i]);
+#pragma endscop
+}
+`,
+}
+
+// TestFlattenedHeaders parses every corpus kernel and the files above with
+// the system headers flattened (building the cache, then reading it) and
+// as they are: the results must be the same, and the cache must serve
+// the corpus's headers.
+func TestFlattenedHeaders(t *testing.T) {
+	dir := t.TempDir()
+	files := corpusFiles(t)
+	for name, src := range headerSources {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, p)
+	}
+	cache := filepath.Join(dir, "cache")
+	parse := func(path, env string) (string, int64, int64) {
+		t.Setenv(cacheEnv, env)
+		served, refused := flatStats.served.Load(), flatStats.refused.Load()
+		f, err := ParseFile(path, corpusCfg)
+		if err != nil {
+			t.Fatalf("%s (%s=%s): %v", path, cacheEnv, env, err)
+		}
+		return describe(f), flatStats.served.Load() - served, flatStats.refused.Load() - refused
+	}
+	for _, path := range files {
+		want, _, _ := parse(path, "off")
+		for round := range 2 {
+			got, served, refused := parse(path, cache)
+			if got != want {
+				t.Errorf("%s, round %d: flattened headers parse differently:\n%s\nwant\n%s", path, round, got, want)
+			}
+			switch base := filepath.Base(path); {
+			case base == "usermacro.c" && refused == 0:
+				t.Errorf("%s: math.h served flattened though the user defines M_PI", base)
+			case base != "usermacro.c" && (served == 0 || refused != 0):
+				t.Errorf("%s, round %d: %d headers served flattened, %d refused", base, round, served, refused)
+			}
+		}
+	}
+}
+
+// TestUserMacros: the scan follows quoted includes and gives up on a
+// computed one.
+func TestUserMacros(t *testing.T) {
+	got, ok := userMacros(filepath.Join(corpusDir, "gemm.c"), readFile(t, filepath.Join(corpusDir, "gemm.c")), Config{})
+	for _, m := range []string{"NI", "LARGE_DATASET", "NESTOR_POLYBENCH_H", "DATA_TYPE", "SCALAR_VAL"} {
+		if !ok || !got[m] {
+			t.Errorf("gemm.c: user macros %v lack %s", got, m)
+		}
+	}
+	if _, ok := userMacros("x.c", []byte("#define H <math.h>\n#include H\n"), Config{}); ok {
+		t.Error("a computed #include was followed")
+	}
+}
+
+// TestFresh: a record whose file changed is stale.
+func TestFresh(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "h.h")
+	if err := os.WriteFile(p, []byte("int x;\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, ok := stampOf(p)
+	if !ok || !fresh([]fileStamp{s}) {
+		t.Fatal("a file just stamped is not fresh")
+	}
+	if err := os.WriteFile(p, []byte("int xy;\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if fresh([]fileStamp{s}) {
+		t.Error("a changed file is still fresh")
+	}
+	later := time.Now().Add(time.Hour)
+	os.Chtimes(p, later, later)
+	if fresh([]fileStamp{s}) || fresh(nil) {
+		t.Error("stale records pass")
+	}
+}
+
+// TestCachedHostConfig: the configuration read back from the cache is the
+// one cc.NewConfig computes.
+func TestCachedHostConfig(t *testing.T) {
+	t.Setenv(cacheEnv, t.TempDir())
+	want, err := cc.NewConfig(runtime.GOOS, runtime.GOARCH)
+	if err != nil {
+		t.Skip(err)
+	}
+	for round := range 2 {
+		got, err := cachedHostConfig()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.CC != want.CC || got.Predefined != want.Predefined || !reflect.DeepEqual(got.IncludePaths, want.IncludePaths) ||
+			!reflect.DeepEqual(got.SysIncludePaths, want.SysIncludePaths) || !reflect.DeepEqual(got.HostSysIncludePaths, want.HostSysIncludePaths) ||
+			!reflect.DeepEqual(got.ABI, want.ABI) {
+			t.Errorf("round %d: cached configuration differs", round)
+		}
+	}
+}
