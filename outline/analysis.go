@@ -58,6 +58,9 @@ const maxShapes = 2048
 type keyTable struct {
 	ids   map[string]int32
 	names []string
+	// fixed are the functions whose invokes are never matched (see
+	// fixedCallees).
+	fixed map[string]bool
 }
 
 func newKeyTable() *keyTable { return &keyTable{ids: map[string]int32{}} }
@@ -128,6 +131,7 @@ func analyze(f *Function, obj Objective, keys *keyTable, bs *bundles) *analysis 
 		case bs.reads(x):
 		case bs.tuple(x):
 			a.key[i] = keys.id(bundleKeyPrefix + matchKey(x))
+		case x.Op == "invoke" && keys.fixed[calleeName(x)]:
 		case matchable(x) && !(obj == Area && x.Op == "invoke"):
 			// Under Area a pattern never contains a call: moving a call
 			// into a new function would change its callee's call sites,

@@ -37,6 +37,67 @@ var unmatchable = map[string]bool{
 	"input_port": true, "output_port": true,
 	"register_read": true, "register_write": true,
 	"instantiation_input": true, "instantiation_output": true,
+	// Loops and maps call a function per iteration or element; they
+	// stay where they are (their bodies are functions of their own).
+	"counted_for": true, "dynamic_counted_for": true, "map": true,
+}
+
+// effectful lists the operations that do something besides computing a
+// value (see fixedCallees).
+var effectful = map[string]bool{
+	"assert": true, "cover": true, "trace": true,
+	"send": true, "receive": true, "state_read": true, "next_value": true,
+	"input_port": true, "output_port": true, "register_read": true, "register_write": true,
+	"instantiation_input": true, "instantiation_output": true, "new_channel": true,
+}
+
+func calleeName(n *Node) string {
+	to, _ := n.Attr("to_apply")
+	return to
+}
+
+// fixedCallees returns the functions of p whose invokes are never moved
+// into an outlined function: foreign functions (their invokes are
+// instances of external modules) and functions with side effects
+// (asserts, traces, covers), directly or through what they call. Moving
+// such a call would keep its meaning but change where its effect sits in
+// the design, which outlining does not promise to do.
+func fixedCallees(p *Package) map[string]bool {
+	fixed := map[string]bool{}
+	state := map[*Function]int{} // 1: visiting, 2: done
+	var visit func(f *Function) bool
+	visit = func(f *Function) bool {
+		if f == nil {
+			return false
+		}
+		switch state[f] {
+		case 1:
+			return false // a cycle: Check rejects it elsewhere
+		case 2:
+			return fixed[f.Name]
+		}
+		state[f] = 1
+		fx := f.Foreign()
+		for _, n := range f.Nodes {
+			if effectful[n.Op] {
+				fx = true
+			}
+			for _, k := range []string{"to_apply", "body"} {
+				if to, ok := n.Attr(k); ok && visit(p.Func(to)) {
+					fx = true
+				}
+			}
+		}
+		state[f] = 2
+		if fx {
+			fixed[f.Name] = true
+		}
+		return fx
+	}
+	for _, f := range p.Funcs {
+		visit(f)
+	}
+	return fixed
 }
 
 // matchable reports whether n may be a node of an outlined instance.

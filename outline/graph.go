@@ -113,6 +113,17 @@ type Node struct {
 	Operands []*Node
 	Attrs    []Attr
 	Pos      Pos
+	// Loc lists the node's source positions in the files of
+	// Package.Files (XLS's pos=[(file,line,col), ...]); they are not part
+	// of the Label and travel with the node when it is outlined or
+	// inlined.
+	Loc []SourceLoc
+}
+
+// A SourceLoc is a position in a source file of the design: the file's
+// number (Package.Files), line and column, as XLS counts them.
+type SourceLoc struct {
+	File, Line, Col int
 }
 
 // Attr returns the value of the attribute key and whether n has it.
@@ -158,6 +169,25 @@ type Function struct {
 	Nodes  []*Node // all nodes, operands first
 	Ret    *Node
 	Pos    Pos
+	// Attrs are the attributes written before the function, each as
+	// its text ("#[initiation_interval(2)]", "#[ffi_proto(\"\"\"...\"\"\")]"),
+	// kept to be written back.
+	Attrs []string
+	// Outlined is set on the functions Outline creates; Inline inlines
+	// only invokes of those.
+	Outlined bool
+}
+
+// Foreign reports whether f stands for an external implementation (XLS's
+// #[ffi_proto]): its body is a model, and its invokes are instances of
+// another module, so neither is outlined.
+func (f *Function) Foreign() bool {
+	for _, a := range f.Attrs {
+		if strings.HasPrefix(a, "#[ffi_proto") {
+			return true
+		}
+	}
+	return false
 }
 
 // A Package is a set of functions, as in an XLS IR file.
@@ -165,6 +195,52 @@ type Package struct {
 	Name  string
 	Funcs []*Function
 	Top   string // name of the top function ("" when none is marked)
+	// Files are the source files that node positions (Node.Loc) refer
+	// to, by number.
+	Files []SourceFile
+	// Opaque holds the parts of the file that are not functions (XLS
+	// procs, blocks, channels, scheduled functions), as text, written
+	// back unchanged in their place among the functions.
+	Opaque []*Opaque
+	// Headless is set when the text had no "package" line (a single
+	// function, block or proc, as XLS's tests write them).
+	Headless bool
+}
+
+// A SourceFile is one "file_number N "path"" line.
+type SourceFile struct {
+	Number int
+	Path   string // as written, quotes included
+}
+
+// Opaque is a part of a package that the graph does not model: its kind
+// (the keyword: proc, block, chan, scheduled_fn, ...), its name, and its
+// text from its first attribute or "top" to its end. Pos places it among
+// the functions (see Function.Pos): a writer writes parts in the order of
+// their positions.
+type Opaque struct {
+	Kind, Name string
+	Text       string
+	Pos        Pos
+	Top        bool // marked "top"
+	MaxID      int  // the largest id=N in Text, so that new nodes take others
+	// Calls are the functions its text names (to_apply=, body=, ...),
+	// which must stay in the package.
+	Calls []string
+}
+
+// Defines reports whether name is taken in p by a function or by an
+// opaque part.
+func (p *Package) Defines(name string) bool {
+	if p.Func(name) != nil {
+		return true
+	}
+	for _, o := range p.Opaque {
+		if o.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // Func returns the function named name, or nil.

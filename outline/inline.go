@@ -4,18 +4,18 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 )
 
 // maxInlineDepth bounds nested inlining: a chain of invokes deeper than
 // this is taken to be recursion.
 const maxInlineDepth = 1000
 
-// Inline replaces every invoke of a function of p, in every function of
-// p, by a copy of the callee's body (with fresh IDs, the invoke's operands
-// in place of the parameters), until no such invoke is left, and then
-// removes the functions Outline created (named outlined_N) that nothing
-// invokes any more. Where a callee returns a tuple node, a tuple_index
+// Inline replaces every invoke of a function that Outline created
+// (Function.Outlined), in every function of p, by a copy of the callee's
+// body (with fresh IDs, the invoke's operands in place of the
+// parameters), until no such invoke is left, and then removes the
+// functions Outline created that nothing invokes any more. Invokes of the
+// user's functions, and the user's functions, stay. Where a callee returns a tuple node, a tuple_index
 // of the invoke becomes the element it selects, and the copy of the tuple
 // goes if nothing else uses it (so an outlined multi-output pattern comes
 // back as it was, bundle.go). Inline(p) after Outline gives back
@@ -43,14 +43,20 @@ func Inline(p *Package) error {
 	called := map[string]bool{}
 	for _, f := range p.Funcs {
 		for _, n := range f.Nodes {
-			if n.Op == "invoke" {
-				to, _ := n.Attr("to_apply")
-				called[to] = true
+			for _, k := range []string{"to_apply", "body"} {
+				if to, ok := n.Attr(k); ok {
+					called[to] = true
+				}
 			}
 		}
 	}
+	for _, o := range p.Opaque {
+		for _, to := range o.Calls {
+			called[to] = true
+		}
+	}
 	p.Funcs = slices.DeleteFunc(p.Funcs, func(f *Function) bool {
-		return strings.HasPrefix(f.Name, outlinedPrefix) && !called[f.Name] && f.Name != p.Top
+		return f.Outlined && !called[f.Name] && f.Name != p.Top
 	})
 	return nil
 }
@@ -65,7 +71,7 @@ func callee(p *Package, f *Function, n *Node) *Function {
 		return nil
 	}
 	g := p.Func(to)
-	if g == nil || g == f || len(g.Params) != len(n.Operands) {
+	if g == nil || g == f || !g.Outlined || len(g.Params) != len(n.Operands) {
 		return nil
 	}
 	return g
@@ -101,7 +107,7 @@ func inlineOnce(p *Package, f *Function, id *int, rets map[*Node]bool) {
 				continue
 			}
 			*id++
-			c := &Node{ID: *id, Op: x.Op, Type: x.Type, Attrs: slices.Clone(x.Attrs), Pos: x.Pos}
+			c := &Node{ID: *id, Op: x.Op, Type: x.Type, Attrs: slices.Clone(x.Attrs), Pos: x.Pos, Loc: x.Loc}
 			for _, o := range x.Operands {
 				c.Operands = append(c.Operands, copyOf[o])
 			}

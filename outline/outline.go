@@ -105,7 +105,15 @@ func Outline(p *Package, fn string, opt Options) (*Report, error) {
 	}
 	obj := opt.Objective
 	rep := &Report{Func: fn, Objective: obj, CostBefore: Cost(p, obj), Exact: opt.Exact}
+	if f.Foreign() {
+		// The body of a foreign function models an external module; it
+		// is kept as written.
+		rep.CostAfter = rep.CostBefore
+		rep.Time = time.Since(start)
+		return rep, nil
+	}
 	keys := newKeyTable()
+	keys.fixed = fixedCallees(p)
 	seeds := canonicalize(f)
 	var tbl *table
 	var bs *bundles // f's bundles, while it has them
@@ -378,14 +386,18 @@ func checkMatch(a *analysis, m *Match) error {
 
 func freshName(p *Package) string {
 	for i := 0; ; i++ {
-		if name := fmt.Sprintf("%s%d", outlinedPrefix, i); p.Func(name) == nil {
+		if name := fmt.Sprintf("%s%d", outlinedPrefix, i); !p.Defines(name) {
 			return name
 		}
 	}
 }
 
+// maxID is the largest node ID in p, opaque parts included.
 func maxID(p *Package) int {
 	m := 0
+	for _, o := range p.Opaque {
+		m = max(m, o.MaxID)
+	}
 	for _, f := range p.Funcs {
 		for _, n := range f.Nodes {
 			m = max(m, n.ID)
@@ -402,7 +414,7 @@ func apply(p *Package, f *Function, m *Match, name string) ([]*Node, error) {
 	id := maxID(p)
 	next := func() int { id++; return id }
 	// The new function.
-	g := &Function{Name: name}
+	g := &Function{Name: name, Outlined: true}
 	made := make([]*Node, len(m.Pattern.Nodes))
 	for i, pn := range m.Pattern.Nodes {
 		if pn.Hole() && made[i] == nil {
@@ -432,7 +444,7 @@ func apply(p *Package, f *Function, m *Match, name string) ([]*Node, error) {
 			nd.Operands = append(nd.Operands, made[a])
 		}
 		if pn.Op != "literal" {
-			nd.Pos = inst0[k].Pos
+			nd.Pos, nd.Loc = inst0[k].Pos, inst0[k].Loc
 			k++
 		}
 		made[i] = nd
@@ -445,7 +457,7 @@ func apply(p *Package, f *Function, m *Match, name string) ([]*Node, error) {
 	var invokes []*Node
 	for _, in := range m.Instances {
 		inv := &Node{ID: next(), Op: "invoke", Type: in.Root.Type, Operands: slices.Clone(in.Args),
-			Attrs: []Attr{{Key: "to_apply", Value: name}}, Pos: in.Root.Pos}
+			Attrs: []Attr{{Key: "to_apply", Value: name}}, Pos: in.Root.Pos, Loc: in.Root.Loc}
 		replace[in.Root] = inv
 		invokes = append(invokes, inv)
 		for _, x := range in.Nodes {

@@ -61,12 +61,15 @@ func TestOutlineSortnet(t *testing.T) {
 // both objectives, and checks the result: it is valid XLS IR and
 // evaluates as the input on 1000 vectors, a second run changes nothing,
 // and inlining gives back the input, by evaluation and up to commutative
-// operand order (StructurallyEqual after Canonicalize). The files' own
-// invokes (misc.ir) are inlined on both sides.
+// operand order (StructurallyEqual after Canonicalize); the files' own
+// invokes (misc.ir) stay. The files from the XLS repository
+// (testdata/xls) hold side effects, loops, procs, blocks and channels.
 func TestOutlineXLSFiles(t *testing.T) {
 	files, err := filepath.Glob("xls/testdata/*.ir")
-	if err != nil || len(files) < 5 {
-		t.Fatalf("test files: %v %v", files, err)
+	repo, err2 := filepath.Glob("testdata/xls/*.ir") // from the XLS repository
+	files = append(files, repo...)
+	if err != nil || err2 != nil || len(files) < 20 {
+		t.Fatalf("test files: %v %v %v", files, err, err2)
 	}
 	for _, file := range files {
 		for _, obj := range []outline.Objective{outline.Nodes, outline.Area} {

@@ -99,3 +99,68 @@ func TestOutlineErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestOutlineInlineKeepsUserCalls: --inline inlines only what outlining
+// created; an invoke of the user's function and an uncalled user
+// function named outlined_7 stay (issue 18), and side effects, positions
+// and a proc come back unchanged.
+func TestOutlineInlineKeepsUserCalls(t *testing.T) {
+	src := `package p
+
+file_number 0 "p.x"
+
+fn outlined_7(x: bits[8] id=1) -> bits[8] {
+  ret not.2: bits[8] = not(x, id=2)
+}
+
+fn g(x: bits[8] id=3) -> bits[8] {
+  ret neg.4: bits[8] = neg(x, id=4, pos=[(0,2,3)])
+}
+
+fn f(a: bits[8] id=10, b: bits[8] id=11, c: bits[8] id=12, d: bits[8] id=13, tkn: token id=14) -> bits[8] {
+  u1: bits[8] = umul(a, b, id=20)
+  s1: bits[8] = sub(u1, c, id=21)
+  x1: bits[8] = xor(s1, d, id=22, pos=[(0,5,6)])
+  u2: bits[8] = umul(b, c, id=23)
+  s2: bits[8] = sub(u2, d, id=24)
+  x2: bits[8] = xor(s2, a, id=25)
+  u3: bits[8] = umul(c, d, id=26)
+  s3: bits[8] = sub(u3, a, id=27)
+  x3: bits[8] = xor(s3, b, id=28)
+  ult.29: bits[1] = ult(x1, x2, id=29)
+  assert.30: token = assert(tkn, ult.29, message="x1 < x2", id=30)
+  inv: bits[8] = invoke(x3, to_apply=g, id=31)
+  ret add.32: bits[8] = add(inv, x2, id=32)
+}
+
+proc q<>(s: bits[8], init={0}) {
+  s: bits[8] = state_read(state_element=s, id=40)
+  next_value.41: () = next_value(state_element=s, value=s, id=41)
+}
+`
+	dir := t.TempDir()
+	in, out, flat := filepath.Join(dir, "in.ir"), filepath.Join(dir, "out.ir"), filepath.Join(dir, "flat.ir")
+	if err := os.WriteFile(in, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errw := nestor(t, "outline", in, "-o", out); code != 0 {
+		t.Fatalf("outline: status %d: %s", code, errw)
+	}
+	outSrc, _ := os.ReadFile(out)
+	if !strings.Contains(string(outSrc), "to_apply=outlined_0") || !strings.Contains(string(outSrc), "// nestor: outlined") {
+		t.Fatalf("the planted pattern was not outlined and marked:\n%s", outSrc)
+	}
+	if code, _, errw := nestor(t, "outline", out, "--inline", "-o", flat); code != 0 {
+		t.Fatalf("--inline: status %d: %s", code, errw)
+	}
+	flatSrc, _ := os.ReadFile(flat)
+	for _, want := range []string{"fn outlined_7(", "to_apply=g", `message="x1 < x2"`, "pos=[(0,5,6)]", "pos=[(0,2,3)]",
+		`file_number 0 "p.x"`, "proc q<>(s: bits[8], init={0}) {\n  s: bits[8] = state_read"} {
+		if !strings.Contains(string(flatSrc), want) {
+			t.Errorf("--inline lost %q:\n%s", want, flatSrc)
+		}
+	}
+	if strings.Contains(string(flatSrc), "to_apply=outlined_0") || strings.Contains(string(flatSrc), "fn outlined_0") {
+		t.Errorf("--inline left the outlined function:\n%s", flatSrc)
+	}
+}

@@ -2,7 +2,9 @@ package xls
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 
 	"nestor/outline"
 )
@@ -117,8 +119,7 @@ func checkCalls(p *outline.Package) error {
 		}
 		state[f] = active
 		for _, n := range f.Nodes {
-			if n.Op == "invoke" {
-				name, _ := n.Attr("to_apply")
+			for _, name := range callees(n) {
 				if err := visit(p.Func(name)); err != nil {
 					return err
 				}
@@ -172,9 +173,6 @@ func typeSize(t outline.Type, depth int) (int, error) {
 	case outline.Array:
 		if t.Width != 0 || len(t.Elems) != 1 || t.Len < 0 {
 			return 0, fmt.Errorf("malformed array type")
-		}
-		if t.Len == 0 {
-			return 0, fmt.Errorf("empty arrays are not supported")
 		}
 		n, err := typeSize(t.Elems[0], depth+1)
 		if err != nil {
@@ -310,7 +308,7 @@ func checkNode(n *outline.Node, lookup func(string) *outline.Function) error {
 			return fmt.Errorf("%s needs attribute %s", n.Op, k)
 		}
 	}
-	if info.operands != variadic && !info.takes("cases") && !info.takes("indices") && len(n.Operands) != info.operands {
+	if info.operands != variadic && !info.takes("cases") && !info.hasList() && len(n.Operands) != info.operands {
 		return fmt.Errorf("%s has %d operands, want %d", n.Op, len(n.Operands), info.operands)
 	}
 	c := checker{n: n}
@@ -592,6 +590,9 @@ func (c checker) check(lookup func(string) *outline.Function) error {
 			if u.Kind != outline.Array {
 				return fmt.Errorf("%s has %d indices for an operand of type %s", n.Op, len(n.Operands)-first, c.operand(0))
 			}
+			if u.Len == 0 {
+				return fmt.Errorf("%s indexes an empty array", n.Op)
+			}
 			u = u.Elems[0]
 		}
 		if n.Op == "array_update" {
@@ -618,8 +619,8 @@ func (c checker) check(lookup func(string) *outline.Function) error {
 		}
 	case "array_slice":
 		u := c.operand(0)
-		if u.Kind != outline.Array {
-			return fmt.Errorf("array_slice operand has type %s, want an array", u)
+		if u.Kind != outline.Array || u.Len == 0 {
+			return fmt.Errorf("array_slice operand has type %s, want a non-empty array", u)
 		}
 		if _, err := c.bits(1); err != nil {
 			return err
@@ -661,8 +662,134 @@ func (c checker) check(lookup func(string) *outline.Function) error {
 			return fmt.Errorf("invoke of %s: malformed return value", name)
 		}
 		return c.result(g.Ret.Type)
+	case "after_all":
+		for i := range n.Operands {
+			if err := c.same(i, tokenType); err != nil {
+				return err
+			}
+		}
+		return c.result(tokenType)
+	case "min_delay":
+		if err := c.same(0, tokenType); err != nil {
+			return err
+		}
+		if _, err := intAttr(n, "delay"); err != nil {
+			return err
+		}
+		return c.result(tokenType)
+	case "assert", "trace":
+		if len(n.Operands) < 2 {
+			return fmt.Errorf("%s has %d operands, want at least 2", n.Op, len(n.Operands))
+		}
+		if err := c.same(0, tokenType); err != nil {
+			return err
+		}
+		if err := c.same(1, outline.BitsType(1)); err != nil {
+			return err
+		}
+		if n.Op == "assert" && len(n.Operands) != 2 {
+			return c.count(2)
+		}
+		for _, k := range []string{"message", "label", "format"} {
+			if v, ok := n.Attr(k); ok && !quoted(v) {
+				return fmt.Errorf("%s attribute %s=%s is not a quoted string", n.Op, k, v)
+			}
+		}
+		if _, ok := n.Attr("verbosity"); ok {
+			if _, err := intAttr(n, "verbosity"); err != nil {
+				return err
+			}
+		}
+		return c.result(tokenType)
+	case "cover":
+		if err := c.same(0, outline.BitsType(1)); err != nil {
+			return err
+		}
+		if v, _ := n.Attr("label"); !quoted(v) {
+			return fmt.Errorf("cover attribute label=%s is not a quoted string", v)
+		}
+		return c.result(outline.TupleType())
+	case "counted_for", "dynamic_counted_for":
+		return c.loop(lookup)
+	case "map":
+		name, _ := n.Attr("to_apply")
+		g := lookup(name)
+		if g == nil {
+			return fmt.Errorf("map of undefined function %s", name)
+		}
+		u := c.operand(0)
+		if u.Kind != outline.Array {
+			return fmt.Errorf("map operand has type %s, want an array", u)
+		}
+		if len(g.Params) != 1 || g.Params[0] == nil || g.Ret == nil || !g.Params[0].Type.Equal(u.Elems[0]) {
+			return fmt.Errorf("map of %s: it must take one %s", name, u.Elems[0])
+		}
+		return c.result(outline.ArrayType(g.Ret.Type, u.Len))
 	default:
 		return fmt.Errorf("unsupported operation %q", n.Op)
 	}
 	return nil
+}
+
+var tokenType = outline.Type{Kind: outline.Token}
+
+// quoted reports whether s is a string as the lexer reads it: "..." or
+// """...""".
+func quoted(s string) bool {
+	return len(s) >= 6 && strings.HasPrefix(s, `"""`) && strings.HasSuffix(s, `"""`) ||
+		len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' && !strings.HasPrefix(s, `"""`)
+}
+
+// loop checks counted_for(init, trip_count=N, stride=S, body=f,
+// invariant_args=[...]) and dynamic_counted_for(init, trip_count,
+// stride, body=f, invariant_args=[...]): the body takes the induction
+// variable (bits), the accumulator and the invariant arguments, and
+// returns the accumulator's type, which is the loop's.
+func (c checker) loop(lookup func(string) *outline.Function) error {
+	n := c.n
+	name, _ := n.Attr("body")
+	g := lookup(name)
+	if g == nil {
+		return fmt.Errorf("%s of undefined function %s", n.Op, name)
+	}
+	first := 1 // operands before the invariant arguments
+	if n.Op == "dynamic_counted_for" {
+		first = 3
+		for i := 1; i < 3; i++ {
+			if _, err := c.bits(i); err != nil {
+				return err
+			}
+		}
+	} else {
+		if _, err := intAttr(n, "trip_count"); err != nil {
+			return err
+		}
+		if v, ok := n.Attr("stride"); ok {
+			if _, err := strconv.Atoi(v); err != nil {
+				return fmt.Errorf("counted_for attribute stride=%q is not an integer", v)
+			}
+		}
+	}
+	if len(n.Operands) < first {
+		return fmt.Errorf("%s has %d operands, want at least %d", n.Op, len(n.Operands), first)
+	}
+	inv := len(n.Operands) - first
+	if len(g.Params) != 2+inv || slices.Contains(g.Params, nil) || g.Ret == nil {
+		return fmt.Errorf("%s body %s takes %d parameters, want %d", n.Op, name, len(g.Params), 2+inv)
+	}
+	if g.Params[0].Type.Kind != outline.Bits {
+		return fmt.Errorf("%s body %s: induction variable of type %s, want bits", n.Op, name, g.Params[0].Type)
+	}
+	if err := c.same(0, g.Params[1].Type); err != nil {
+		return err
+	}
+	for i := range inv {
+		if err := c.same(first+i, g.Params[2+i].Type); err != nil {
+			return err
+		}
+	}
+	if !g.Ret.Type.Equal(g.Params[1].Type) {
+		return fmt.Errorf("%s body %s returns %s, want %s", n.Op, name, g.Ret.Type, g.Params[1].Type)
+	}
+	return c.result(g.Params[1].Type)
 }

@@ -9,8 +9,11 @@
 //
 // # Text
 //
-// A file is "package NAME", optional "file_number N "path"" lines and
-// attributes #[...] (skipped), then functions:
+// A file is "package NAME" (XLS's tests also write a lone function, proc
+// or block without it: Package.Headless), optional "file_number N "path""
+// lines, then functions, each after its attributes #[...] (kept as text
+// in Function.Attrs: #[initiation_interval(2)], #[ffi_proto("""...""")],
+// #[non_synth]):
 //
 //	fn add3(x: bits[8] id=1, y: bits[8] id=2) -> bits[8] {
 //	  add.3: bits[8] = add(x, y, id=3, pos=[(0,1,2)])
@@ -18,25 +21,36 @@
 //	  ret add.5: bits[8] = add(add.3, three, id=5)
 //	}
 //
-// with "top fn" marking the package's top function. Comments run from //
-// to the end of a line. Types are bits[N], token, tuples (T, ...) and
-// arrays T[N] (outer dimension last, as in XLS). Literal values are
-// decimal, 0x hex or 0b binary numbers, negative ones in two's complement
-// where they fit, optionally typed (bits[8]:5), tuples (1, 2), arrays
-// [1, 2], and token. Older forms are read too: "ret NAME" alone, a
-// parameter returned by "ret x: T = param(name=x)", pos=F,L,C.
+// with "top fn" marking the package's top function. Procs, blocks,
+// channels and scheduled functions (proc, block, chan, scheduled_fn,
+// scheduled_proc, scheduled_block, with "top" and attributes) are kept as
+// text (outline.Opaque, from the first attribute to the closing brace, or
+// parenthesis for chan): only their brackets are checked, the largest
+// id=N in them is noted so that new nodes take other IDs, and the names of
+// the functions they use (to_apply=, body=, ...). Comments run from // to
+// the end of a line; the comment "// nestor: outlined" on the line before
+// a function marks one that Outline created (Function.Outlined). Strings
+// are "..." or """...""" (which may span lines). Types are bits[N], token,
+// tuples (T, ...) and arrays T[N] (outer dimension last, as in XLS; N may
+// be 0). Literal values are decimal, 0x hex or 0b binary numbers, negative
+// ones in two's complement where they fit, optionally typed (bits[8]:5),
+// tuples (1, 2), arrays [1, 2], and token. Older forms are read too: "ret
+// NAME" alone, a parameter returned by "ret x: T = param(name=x)",
+// pos=F,L,C.
 //
 // # Graphs
 //
 // Parse keeps, for every node: the ID (id=N; else N from a name op.N;
 // else a fresh ID above all others), the Name (the name written, or ""
 // when it is op.ID, so that Node.RefName gives it back), the operands in
-// semantic order, the attributes, and the position of the node's name.
-// Attributes are those that are not operands, in canonical spelling and
-// in a fixed order per operation: start, width, new_bit_count, index,
-// lsb_prio, assumed_in_bounds, to_apply, value (a literal's value is
-// written as [Value.String] writes it, so 0xff and 255 give equal
-// labels). Source positions (pos=) and file numbers are dropped.
+// semantic order, the attributes, the source positions (pos=, in
+// Node.Loc) and the position of the node's name. Attributes are those
+// that are not operands, in canonical spelling and in a fixed order per
+// operation: start, width, new_bit_count, index, lsb_prio,
+// assumed_in_bounds, to_apply, trip_count, stride, body, delay, message,
+// label, format, verbosity, value (a literal's value is written as
+// [Value.String] writes it, so 0xff and 255 give equal labels; strings
+// are kept as written, quotes included).
 //
 // Operands that XLS writes by keyword follow the positional ones:
 //
@@ -45,6 +59,8 @@
 //	priority_sel(s, cases=[a, b], default=d)  Operands: s, a, b[, d]
 //	array_index(x, indices=[i, j])         Operands: x, i, j
 //	array_update(x, v, indices=[i])        Operands: x, v, i
+//	trace(t, c, format="..", data_operands=[a, b])  Operands: t, c, a, b
+//	counted_for(x, trip_count=4, body=f, invariant_args=[a])  Operands: x, a
 //
 // No attribute records whether a select has a default, because the
 // operand count and the selector's width say it: a sel with a w-bit
@@ -82,6 +98,16 @@
 // held in math/big. umulp and smulp return (product, 0), one of the
 // pairs XLS allows.
 //
+// # Side effects and loops
+//
+// assert, trace and cover are evaluated: [Evaluator.Effects] lists the
+// asserts that failed, the traces and covers that fired, and EvalEqual
+// compares them (sorted: XLS orders effects only through tokens) with the
+// values. after_all and min_delay give a token. counted_for and
+// dynamic_counted_for call their body with the induction variable
+// i·stride (wrapped to its width), the accumulator and the invariant
+// arguments; map calls its function on each element.
+//
 // # Limits
 //
 // Supported operations: add sub neg umul smul umulp smulp udiv sdiv umod
@@ -90,11 +116,22 @@
 // bit_slice dynamic_bit_slice bit_slice_update concat sign_ext zero_ext
 // encode decode one_hot; sel one_hot_sel priority_sel gate; tuple
 // tuple_index array array_index array_update array_concat array_slice;
-// literal invoke. Not supported: procs, blocks, channels and their
-// operations (send, receive, after_all, ...), counted_for, map,
-// dynamic_counted_for, assert, cover, trace, and empty arrays. Keywords
-// (fn, ret, bits, token, true, ...) are not accepted as names. A type
-// may hold at most about 4 Mbit (maxTypeSize) and nest 64 deep. Parse
-// accepts priority_sel without a default (older XLS), which newer XLS
-// rejects; Write writes it so when the graph has none.
+// literal invoke counted_for dynamic_counted_for map; after_all min_delay
+// assert trace cover. The operations of procs and blocks (send, receive,
+// state_read, next_value, register_read, ...) are read only inside the
+// opaque text of a proc or block, never in a function. Attributes and
+// opaque parts are checked for balanced brackets only: XLS checks the
+// rest. An empty array cannot be indexed or sliced. A dynamic_counted_for
+// runs at most maxTripCount iterations under evaluation. Keywords (fn,
+// ret, bits, token, true, ...) are not accepted as names. A type may hold
+// at most about 4 Mbit (maxTypeSize) and nest 64 deep. Parse accepts
+// priority_sel without a default (older XLS), which newer XLS rejects;
+// Write writes it so when the graph has none.
+//
+// # Corpus
+//
+// All 758 .ir files of the XLS repository (tests, examples, golden files;
+// commit dd8e402) parse, round-trip and evaluate as their written copies
+// (TestCorpus, with NESTOR_XLS_CORPUS naming a directory of them); a
+// selection is in ../testdata/xls.
 package xls

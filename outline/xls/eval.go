@@ -5,6 +5,8 @@ import (
 	"math/big"
 	"math/bits"
 	"math/rand/v2"
+	"slices"
+	"strconv"
 	"strings"
 
 	"nestor/outline"
@@ -27,6 +29,24 @@ type Evaluator struct {
 	prepared map[*outline.Function]*program
 	budget   int // nodes left to evaluate; unlimited when 0 at the start
 	limited  bool
+	// effects are what the last Call did besides returning its value:
+	// assertions that failed, traces and covers that fired (see Effects).
+	effects []string
+}
+
+// maxTripCount bounds the iterations of a dynamic_counted_for that the
+// evaluator runs (counted_for's are in the text and checked by XLS).
+const maxTripCount = 1 << 24
+
+// Effects returns the side effects of the last Call, sorted: "assert
+// MESSAGE" for each assert whose condition was false, "trace FORMAT:
+// VALUES" for each trace whose condition was true, "cover LABEL" for each
+// cover whose condition was true. XLS orders side effects only through
+// tokens, so two evaluations agree when their sorted effects are equal.
+func (e *Evaluator) Effects() []string {
+	r := slices.Clone(e.effects)
+	slices.Sort(r)
+	return r
 }
 
 // NewEvaluator checks p and returns an evaluator of its functions.
@@ -56,6 +76,7 @@ func (e *Evaluator) Call(fn *outline.Function, args []Value) (Value, error) {
 			return Value{}, fmt.Errorf("xls: function %s: argument %d has type %s, want %s", fn.Name, i, typeString(args[i].typ), q.Type)
 		}
 	}
+	e.effects = e.effects[:0]
 	return e.run(prog, args)
 }
 
@@ -112,13 +133,20 @@ func (e *Evaluator) prepare(fn *outline.Function) (*program, error) {
 		case "literal":
 			v, _ := n.Attr("value")
 			s.lit, _ = ParseValue(n.Type, v)
-		case "invoke":
-			name, _ := n.Attr("to_apply")
+		case "invoke", "map", "counted_for", "dynamic_counted_for":
+			name := callees(n)[0]
 			callee, err := e.prepare(e.p.Func(name))
 			if err != nil {
 				return nil, err
 			}
 			s.callee = callee
+			if n.Op == "counted_for" {
+				s.a, _ = intAttr(n, "trip_count")
+				s.b = 1
+				if v, ok := n.Attr("stride"); ok {
+					s.b, _ = strconv.Atoi(v)
+				}
+			}
 		}
 	}
 	prog.ret = index[fn.Ret]
@@ -376,8 +404,66 @@ func (e *Evaluator) step(s *step, in []Value) (Value, error) {
 		return s.lit, nil
 	case "invoke":
 		return e.run(s.callee, in)
+	case "map":
+		r := Value{typ: t, elems: make([]Value, len(in[0].elems))}
+		for i, x := range in[0].elems {
+			v, err := e.run(s.callee, []Value{x})
+			if err != nil {
+				return Value{}, err
+			}
+			r.elems[i] = v
+		}
+		return r, nil
+	case "counted_for":
+		return e.loop(s, in[0], s.a, big.NewInt(int64(s.b)), in[1:])
+	case "dynamic_counted_for":
+		trip := in[1].int()
+		if !trip.IsInt64() || trip.Int64() > maxTripCount {
+			return Value{}, fmt.Errorf("xls: dynamic_counted_for of %s iterations (more than %d)", trip, maxTripCount)
+		}
+		return e.loop(s, in[0], int(trip.Int64()), signed(in[2]), in[3:])
+	case "after_all", "min_delay":
+		return TokenValue(), nil
+	case "assert":
+		if in[1].int().Sign() == 0 {
+			msg, _ := n.Attr("message")
+			e.effects = append(e.effects, "assert "+msg)
+		}
+		return TokenValue(), nil
+	case "trace":
+		if in[1].int().Sign() != 0 {
+			format, _ := n.Attr("format")
+			e.effects = append(e.effects, "trace "+format+": "+formatArgs(in[2:]))
+		}
+		return TokenValue(), nil
+	case "cover":
+		if in[0].int().Sign() != 0 {
+			label, _ := n.Attr("label")
+			e.effects = append(e.effects, "cover "+label)
+		}
+		return Zero(t), nil
 	}
 	return Value{}, fmt.Errorf("xls: cannot evaluate %s", n.Op)
+}
+
+// loop runs a counted_for body trips times: the induction variable is
+// i·stride (wrapping to its width), the accumulator starts at init, and
+// the invariant arguments follow.
+func (e *Evaluator) loop(s *step, init Value, trips int, stride *big.Int, inv []Value) (Value, error) {
+	acc := init
+	w := s.callee.fn.Params[0].Type.Width
+	args := make([]Value, 2+len(inv))
+	copy(args[2:], inv)
+	for i := range trips {
+		args[0] = mkBits(w, new(big.Int).Mul(big.NewInt(int64(i)), stride))
+		args[1] = acc
+		v, err := e.run(s.callee, args)
+		if err != nil {
+			return Value{}, err
+		}
+		acc = v
+	}
+	return acc, nil
 }
 
 func boolValue(b bool) Value {
@@ -503,12 +589,16 @@ func EvalEqual(p1 *outline.Package, f1 *outline.Function, p2 *outline.Package, f
 		if err != nil {
 			return err
 		}
+		fx1 := e1.Effects()
 		v2, err := e2.Call(f2, args)
 		if err != nil {
 			return err
 		}
 		if !Equal(v1, v2) {
 			return fmt.Errorf("xls: %s and %s differ on %s: %s:%s vs %s:%s", f1.Name, f2.Name, formatArgs(args), typeString(v1.typ), v1, typeString(v2.typ), v2)
+		}
+		if fx2 := e2.Effects(); !slices.Equal(fx1, fx2) {
+			return fmt.Errorf("xls: %s and %s differ in side effects on %s: %q vs %q", f1.Name, f2.Name, formatArgs(args), fx1, fx2)
 		}
 	}
 	return nil

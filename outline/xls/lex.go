@@ -2,6 +2,7 @@ package xls
 
 import (
 	"fmt"
+	"strings"
 	"unicode/utf8"
 
 	"nestor/outline"
@@ -13,14 +14,15 @@ const (
 	tEOF    tokKind = iota
 	tIdent          // a name or keyword: [A-Za-z_][A-Za-z0-9_.]*
 	tNumber         // -?[0-9][0-9A-Za-z_]*, checked when it is read
-	tString         // "...", without escapes interpreted
-	tPunct          // ( ) [ ] { } : , = # ! ->
+	tString         // "..." or """...""", kept as written (quotes and escapes)
+	tPunct          // ( ) [ ] { } < > : , = # ! ->
 )
 
 type tok struct {
 	kind tokKind
 	text string
 	pos  outline.Pos
+	off  int // byte offset of the token in the source
 }
 
 func (t tok) String() string {
@@ -48,11 +50,15 @@ func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
 // isNameByte reports whether c may continue a name.
 func isNameByte(c byte) bool { return isLetter(c) || isDigit(c) || c == '.' }
 
+// outlinedMark is the comment the writer puts on the line before a
+// function that Outline created (XLS accepts no attribute of ours), and
+// by which Parse recognizes one.
+const outlinedMark = "// nestor: outlined"
+
 // lex splits src into tokens, ending with a tEOF token. Comments run from
-// // to the end of the line. Columns count bytes, from 1.
-func lex(src []byte) ([]tok, []lexError) {
-	var toks []tok
-	var errs []lexError
+// // to the end of the line; marked lists the lines that hold
+// outlinedMark. Columns count bytes, from 1.
+func lex(src []byte) (toks []tok, marked map[int]bool, errs []lexError) {
 	line, lineStart := 1, 0
 	i := 0
 	for i < len(src) {
@@ -65,25 +71,51 @@ func lex(src []byte) ([]tok, []lexError) {
 		case c == ' ' || c == '\t' || c == '\r':
 			i++
 		case c == '/' && i+1 < len(src) && src[i+1] == '/':
-			for i < len(src) && src[i] != '\n' {
-				i++
+			j := i
+			for j < len(src) && src[j] != '\n' {
+				j++
 			}
+			if strings.TrimSpace(string(src[i:j])) == outlinedMark {
+				if marked == nil {
+					marked = make(map[int]bool)
+				}
+				marked[line] = true
+			}
+			i = j
+		case c == '"' && i+2 < len(src) && src[i+1] == '"' && src[i+2] == '"':
+			// A raw string """...""", which may span lines.
+			j := i + 3
+			for j+2 < len(src) && !(src[j] == '"' && src[j+1] == '"' && src[j+2] == '"') {
+				j++
+			}
+			if j+2 >= len(src) {
+				errs = append(errs, lexError{pos, "string not terminated"})
+				i = len(src)
+				continue
+			}
+			toks = append(toks, tok{tString, string(src[i : j+3]), pos, i})
+			for k := i; k < j+3; k++ {
+				if src[k] == '\n' {
+					line, lineStart = line+1, k+1
+				}
+			}
+			i = j + 3
 		case isLetter(c):
 			j := i + 1
 			for j < len(src) && isNameByte(src[j]) {
 				j++
 			}
-			toks = append(toks, tok{tIdent, string(src[i:j]), pos})
+			toks = append(toks, tok{tIdent, string(src[i:j]), pos, i})
 			i = j
 		case isDigit(c) || c == '-' && i+1 < len(src) && isDigit(src[i+1]):
 			j := i + 1
 			for j < len(src) && (isLetter(src[j]) || isDigit(src[j])) {
 				j++
 			}
-			toks = append(toks, tok{tNumber, string(src[i:j]), pos})
+			toks = append(toks, tok{tNumber, string(src[i:j]), pos, i})
 			i = j
 		case c == '-' && i+1 < len(src) && src[i+1] == '>':
-			toks = append(toks, tok{tPunct, "->", pos})
+			toks = append(toks, tok{tPunct, "->", pos, i})
 			i += 2
 		case c == '"':
 			j := i + 1
@@ -98,11 +130,11 @@ func lex(src []byte) ([]tok, []lexError) {
 				i = j
 				continue
 			}
-			toks = append(toks, tok{tString, string(src[i : j+1]), pos})
+			toks = append(toks, tok{tString, string(src[i : j+1]), pos, i})
 			i = j + 1
 		case c == '(' || c == ')' || c == '[' || c == ']' || c == '{' || c == '}' ||
-			c == ':' || c == ',' || c == '=' || c == '#' || c == '!':
-			toks = append(toks, tok{tPunct, string(c), pos})
+			c == ':' || c == ',' || c == '=' || c == '#' || c == '!' || c == '<' || c == '>':
+			toks = append(toks, tok{tPunct, string(c), pos, i})
 			i++
 		default:
 			r, n := utf8.DecodeRune(src[i:])
@@ -110,6 +142,6 @@ func lex(src []byte) ([]tok, []lexError) {
 			i += n
 		}
 	}
-	toks = append(toks, tok{tEOF, "", outline.Pos{Line: line, Col: len(src) - lineStart + 1}})
-	return toks, errs
+	toks = append(toks, tok{tEOF, "", outline.Pos{Line: line, Col: len(src) - lineStart + 1}, len(src)})
+	return toks, marked, errs
 }

@@ -1,5 +1,7 @@
 package xls
 
+import "nestor/outline"
+
 // An opInfo says how an operation is written: how many positional
 // operands it takes and which keyword arguments.
 type opInfo struct {
@@ -60,7 +62,25 @@ var ops = map[string]opInfo{
 	"literal": {operands: 0, keys: []string{"value"}},
 	"param":   {operands: 0, keys: []string{"name"}},
 	"invoke":  {operands: variadic, keys: []string{"to_apply"}},
+
+	// Loops over functions; invariant arguments follow the positional
+	// operands.
+	"counted_for":         {operands: 1, keys: []string{"trip_count", "stride", "body", "invariant_args"}, optional: []string{"stride", "invariant_args"}},
+	"dynamic_counted_for": {operands: 3, keys: []string{"body", "invariant_args"}, optional: []string{"invariant_args"}},
+	"map":                 {operands: 1, keys: []string{"to_apply"}},
+
+	// Side effects and tokens; trace's data operands follow the token
+	// and the condition.
+	"after_all": {operands: variadic},
+	"min_delay": {operands: 1, keys: []string{"delay"}},
+	"assert":    {operands: 2, keys: []string{"message", "label"}, optional: []string{"label"}},
+	"trace":     {operands: 2, keys: []string{"format", "data_operands", "verbosity"}, optional: []string{"verbosity"}},
+	"cover":     {operands: 1, keys: []string{"label"}},
 }
+
+// listKeys are the keyword arguments that list operands after the
+// positional ones (cases= is laid out with default=, see layoutOf).
+var listKeys = map[string]bool{"indices": true, "data_operands": true, "invariant_args": true}
 
 // attrKeys are the keyword arguments kept in Node.Attrs; the other
 // keywords (cases, default, indices) name operands, and id, pos and a
@@ -68,6 +88,22 @@ var ops = map[string]opInfo{
 var attrKeys = map[string]bool{
 	"start": true, "width": true, "new_bit_count": true, "index": true,
 	"lsb_prio": true, "assumed_in_bounds": true, "to_apply": true, "value": true,
+	"trip_count": true, "stride": true, "body": true, "delay": true,
+	"message": true, "label": true, "format": true, "verbosity": true,
+}
+
+// calleeKeys are the attributes that name a function of the package.
+var calleeKeys = []string{"to_apply", "body"}
+
+// callees returns the names of the functions n calls.
+func callees(n *outline.Node) []string {
+	var names []string
+	for _, k := range calleeKeys {
+		if v, ok := n.Attr(k); ok {
+			names = append(names, v)
+		}
+	}
+	return names
 }
 
 // isOptional reports whether key may be left out of an op's arguments.
@@ -84,6 +120,17 @@ func (o opInfo) isOptional(key string) bool {
 func (o opInfo) takes(key string) bool {
 	for _, k := range o.keys {
 		if k == key {
+			return true
+		}
+	}
+	return false
+}
+
+// hasList reports whether the op lists operands after its positional
+// ones under a keyword (listKeys).
+func (o opInfo) hasList() bool {
+	for _, k := range o.keys {
+		if listKeys[k] {
 			return true
 		}
 	}

@@ -17,8 +17,8 @@ const maxErrors = 10
 // error positions only. Errors are returned as an ErrorList, sorted, one
 // per line. Parse checks every node as Check does, as it reads it.
 func Parse(filename string, src []byte) (*outline.Package, error) {
-	toks, lerrs := lex(src)
-	p := &parser{file: filename, toks: toks, ids: make(map[int]outline.Pos)}
+	toks, marked, lerrs := lex(src)
+	p := &parser{file: filename, src: src, toks: toks, marked: marked, ids: make(map[int]outline.Pos)}
 	for _, e := range lerrs[:min(len(lerrs), maxErrors)] {
 		p.errorf(e.pos, "%s", e.msg)
 	}
@@ -33,14 +33,17 @@ func Parse(filename string, src []byte) (*outline.Package, error) {
 }
 
 type parser struct {
-	file string
-	toks []tok
-	i    int
-	errs ErrorList
+	file   string
+	src    []byte
+	marked map[int]bool // lines holding outlinedMark
+	toks   []tok
+	i      int
+	errs   ErrorList
 
-	pkg  *outline.Package
-	ids  map[int]outline.Pos // IDs used so far in the package
-	noID []*outline.Node     // nodes given neither id= nor a name op.N
+	pkg       *outline.Package
+	topOpaque string              // the proc or block marked top, if any
+	ids       map[int]outline.Pos // IDs used so far in the package
+	noID      []*outline.Node     // nodes given neither id= nor a name op.N
 }
 
 func (p *parser) result() error {
@@ -141,50 +144,72 @@ func parseNumber(s string) (*big.Int, error) {
 	return x, nil
 }
 
-// parsePackage reads the whole file.
+// parsePackage reads the whole file: "package NAME" (XLS's tests also
+// write a lone function, proc or block without it), then file numbers,
+// functions, and the parts the graph does not model (procs, blocks,
+// channels, scheduled functions), each kept as text.
 func (p *parser) parsePackage() *outline.Package {
-	if !p.atIdent("package") {
-		p.failf("expected 'package', found %s", p.peek())
-		return nil
+	p.pkg = &outline.Package{}
+	if p.atIdent("package") {
+		p.next()
+		name, ok := p.expectName("package name")
+		if !ok {
+			return nil
+		}
+		p.pkg.Name = name.text
+	} else {
+		p.pkg.Headless = true
 	}
-	p.next()
-	name, ok := p.expectName("package name")
-	if !ok {
-		return nil
-	}
-	p.pkg = &outline.Package{Name: name.text}
+	var attrs []string
+	itemStart := -1 // token index where the pending item began (its first attribute)
 	for !p.at(tEOF) && len(p.errs) < maxErrors {
-		switch t := p.peek(); {
-		case p.atIdent("file_number"):
+		t := p.peek()
+		if itemStart < 0 {
+			itemStart = p.i
+		}
+		switch {
+		case p.atIdent("file_number") && len(attrs) == 0:
 			p.next()
-			if _, ok := p.parseInt("file number"); !ok {
+			n, ok := p.parseInt("file number")
+			if !ok {
 				return nil
 			}
 			if !p.at(tString) {
 				p.failf("expected file name, found %s", p.peek())
 				return nil
 			}
-			p.next()
+			p.pkg.Files = append(p.pkg.Files, outline.SourceFile{Number: n, Path: p.next().text})
+			itemStart = -1
 		case p.atPunct("#"):
+			start := p.peek().off
 			if !p.skipAttribute() {
 				return nil
 			}
-		case p.atIdent("fn"):
-			if !p.parseFunction(false) {
+			attrs = append(attrs, string(p.src[start:p.toks[p.i-1].off+1]))
+		case p.atIdent("fn"), p.atIdent("top") && p.peekN(1).kind == tIdent && p.peekN(1).text == "fn":
+			top := p.atIdent("top")
+			if top {
+				p.next()
+			}
+			f := p.parseFunction(top)
+			if f == nil {
 				return nil
 			}
-		case p.atIdent("top") && p.peekN(1).kind == tIdent && p.peekN(1).text == "fn":
-			p.next()
-			if !p.parseFunction(true) {
+			f.Attrs = attrs
+			f.Outlined = p.marked[p.toks[itemStart].pos.Line-1]
+			attrs, itemStart = nil, -1
+		case t.kind == tIdent && p.peekN(1).kind == tIdent, t.kind == tIdent && t.text == "chan":
+			if !p.opaque(itemStart) {
 				return nil
 			}
-		case t.kind == tIdent && (t.text == "proc" || t.text == "block" || t.text == "chan" || t.text == "top"):
-			p.failf("%s: only functions are supported", t.text)
-			return nil
+			attrs, itemStart = nil, -1
 		default:
-			p.failf("expected 'fn', 'top fn' or 'file_number', found %s", t)
+			p.failf("expected 'fn', 'top fn', 'proc', 'block', 'chan' or 'file_number', found %s", t)
 			return nil
 		}
+	}
+	if len(attrs) > 0 {
+		p.failf("attribute not followed by a function, proc or block")
 	}
 	if len(p.errs) > 0 {
 		return nil
@@ -193,6 +218,9 @@ func (p *parser) parsePackage() *outline.Package {
 	for id := range p.ids {
 		next = max(next, id+1)
 	}
+	for _, o := range p.pkg.Opaque {
+		next = max(next, o.MaxID+1)
+	}
 	for _, n := range p.noID {
 		n.ID = next
 		next++
@@ -200,8 +228,95 @@ func (p *parser) parsePackage() *outline.Package {
 	return p.pkg
 }
 
+// opaqueKinds are the parts of a package that the graph does not model,
+// kept as text. Any other "KEYWORD NAME" at the top level is reported.
+var opaqueKinds = map[string]bool{
+	"proc": true, "block": true, "chan": true,
+	"scheduled_fn": true, "scheduled_proc": true, "scheduled_block": true,
+}
+
+// opaque reads a part of the package that the graph does not model, from
+// token start (its first attribute, or "top", or its keyword) to its end:
+// for chan, the ')' that closes its arguments; for the others, the '}'
+// that closes their body. Brackets must balance; nothing else inside is
+// checked (XLS checks it). The text is kept as written.
+func (p *parser) opaque(start int) bool {
+	top := false
+	if p.atIdent("top") {
+		p.next()
+		top = true
+	}
+	kw := p.next()
+	if !opaqueKinds[kw.text] {
+		p.errorf(kw.pos, "%s is not a part of an XLS package that nestor reads (want fn, proc, block, chan or scheduled_fn)", kw.text)
+		return false
+	}
+	name, ok := p.expectName(kw.text + " name")
+	if !ok {
+		return false
+	}
+	closer := "}"
+	if kw.text == "chan" {
+		closer = ")"
+	}
+	o := &outline.Opaque{Kind: kw.text, Name: name.text, Pos: p.toks[start].pos, Top: top}
+	var stack []string
+	for {
+		t := p.next()
+		if t.kind == tEOF {
+			p.errorf(kw.pos, "%s %s not closed", kw.text, name.text)
+			return false
+		}
+		if t.kind == tIdent && isPunct(p.peek(), "=") {
+			switch t.text {
+			case "id":
+				if v, err := parseNumber(p.peekN(1).text); err == nil && v.IsInt64() && v.Int64() < 1<<31 {
+					o.MaxID = max(o.MaxID, int(v.Int64()))
+				}
+			case "to_apply", "body", "foreign_function", "block":
+				if f := p.peekN(1); f.kind == tIdent {
+					o.Calls = append(o.Calls, f.text)
+				}
+			}
+		}
+		if t.kind != tPunct {
+			continue
+		}
+		switch t.text {
+		case "(":
+			stack = append(stack, ")")
+		case "[":
+			stack = append(stack, "]")
+		case "{":
+			stack = append(stack, "}")
+		case ")", "]", "}":
+			if len(stack) == 0 || stack[len(stack)-1] != t.text {
+				p.errorf(t.pos, "unbalanced '%s' in %s %s", t.text, kw.text, name.text)
+				return false
+			}
+			stack = stack[:len(stack)-1]
+			if len(stack) == 0 && t.text == closer {
+				o.Text = string(p.src[p.toks[start].off : t.off+1])
+				if top {
+					if p.pkg.Top != "" || p.topOpaque != "" {
+						p.errorf(kw.pos, "two tops: %s and %s", p.pkg.Top+p.topOpaque, name.text)
+						return false
+					}
+					p.topOpaque = name.text
+				}
+				if p.pkg.Defines(name.text) && kw.text != "chan" {
+					p.errorf(name.pos, "%s defined twice", name.text)
+					return false
+				}
+				p.pkg.Opaque = append(p.pkg.Opaque, o)
+				return true
+			}
+		}
+	}
+}
+
 // skipAttribute skips an attribute such as #[initiation_interval(2)] or
-// #![...], which the graph does not keep.
+// #![...]; the caller keeps its text.
 func (p *parser) skipAttribute() bool {
 	p.next()
 	if p.atPunct("!") {
@@ -233,26 +348,26 @@ type scope struct {
 	hasRet bool // a ret statement was seen, even one with errors
 }
 
-// parseFunction reads fn NAME(params) -> TYPE { body }. It returns false
+// parseFunction reads fn NAME(params) -> TYPE { body }. It returns nil
 // when parsing cannot go on.
-func (p *parser) parseFunction(top bool) bool {
+func (p *parser) parseFunction(top bool) *outline.Function {
 	fnTok := p.next()
 	name, ok := p.expectName("function name")
 	if !ok {
-		return false
+		return nil
 	}
-	if p.pkg.Func(name.text) != nil {
+	if p.pkg.Defines(name.text) {
 		p.errorf(name.pos, "function %s defined twice", name.text)
-		return false
+		return nil
 	}
 	f := &outline.Function{Name: name.text, Pos: fnTok.pos}
 	sc := &scope{f: f, names: make(map[string]*outline.Node), failed: make(map[string]bool)}
 	if !p.expect("(") || !p.parseParams(sc) || !p.expect("->") {
-		return false
+		return nil
 	}
 	retType, ok := p.parseType(0)
 	if !ok || !p.expect("{") {
-		return false
+		return nil
 	}
 	for !p.atPunct("}") && !p.at(tEOF) && len(p.errs) < maxErrors {
 		line := p.peek().pos.Line
@@ -264,7 +379,7 @@ func (p *parser) parseFunction(top bool) bool {
 	}
 	end := p.peek()
 	if !p.expect("}") {
-		return false
+		return nil
 	}
 	switch {
 	case f.Ret == nil && !sc.hasRet:
@@ -273,13 +388,13 @@ func (p *parser) parseFunction(top bool) bool {
 		p.errorf(f.Ret.Pos, "function %s returns %s, declared %s", f.Name, f.Ret.Type, retType)
 	}
 	if top {
-		if p.pkg.Top != "" {
-			p.errorf(fnTok.pos, "two top functions: %s and %s", p.pkg.Top, f.Name)
+		if p.pkg.Top != "" || p.topOpaque != "" {
+			p.errorf(fnTok.pos, "two tops: %s and %s", p.pkg.Top+p.topOpaque, f.Name)
 		}
 		p.pkg.Top = f.Name
 	}
 	p.pkg.Funcs = append(p.pkg.Funcs, f)
-	return true
+	return f
 }
 
 // parseParams reads "x: bits[8] id=1, y: bits[8] id=2)".
@@ -485,6 +600,7 @@ type args struct {
 	words    map[string]string          // to_apply, name, lsb_prio, assumed_in_bounds
 	value    Value                      // value=
 	keys     map[string]bool            // the keywords given
+	loc      []outline.SourceLoc        // pos=
 	hidden   bool                       // an operand's definition had errors (already reported)
 }
 
@@ -576,7 +692,7 @@ func (p *parser) parseNode(sc *scope, name tok) (*outline.Node, bool) {
 	if opTok.text == "param" {
 		return p.paramStmt(sc, name, t, a)
 	}
-	n := &outline.Node{Op: opTok.text, Type: t, Pos: name.pos, ID: a.ints["id"]}
+	n := &outline.Node{Op: opTok.text, Type: t, Pos: name.pos, ID: a.ints["id"], Loc: a.loc}
 	if !p.layout(n, a, opTok.pos) {
 		return nil, false
 	}
@@ -661,6 +777,10 @@ func (p *parser) layout(n *outline.Node, a *args, pos outline.Pos) bool {
 		}
 	case "array_index", "array_update":
 		n.Operands = append(n.Operands, a.lists["indices"]...)
+	case "trace":
+		n.Operands = append(n.Operands, a.lists["data_operands"]...)
+	case "counted_for", "dynamic_counted_for":
+		n.Operands = append(n.Operands, a.lists["invariant_args"]...)
 	}
 	return true
 }
@@ -668,9 +788,12 @@ func (p *parser) layout(n *outline.Node, a *args, pos outline.Pos) bool {
 // keyKinds says how each keyword argument's value is written.
 var keyKinds = map[string]string{
 	"id": "int", "start": "int", "width": "int", "new_bit_count": "int", "index": "int",
-	"cases": "names", "indices": "names", "default": "name",
-	"to_apply": "ident", "name": "ident",
+	"trip_count": "int", "delay": "int", "verbosity": "int", "stride": "sint",
+	"cases": "names", "indices": "names", "data_operands": "names", "invariant_args": "names",
+	"default":  "name",
+	"to_apply": "ident", "name": "ident", "body": "ident",
 	"lsb_prio": "bool", "assumed_in_bounds": "bool",
+	"message": "string", "label": "string", "format": "string",
 	"value": "value", "pos": "pos",
 }
 
@@ -783,6 +906,21 @@ func (p *parser) parseKeyword(sc *scope, a *args, key string, t outline.Type) bo
 		w, ok := p.expectIdent(key)
 		a.words[key] = w.text
 		return ok
+	case "string":
+		if !p.at(tString) {
+			return p.failf("expected a quoted string, found %s", p.peek())
+		}
+		a.words[key] = p.next().text
+		return true
+	case "sint":
+		t := p.peek()
+		x, err := parseNumber(t.text)
+		if t.kind != tNumber || err != nil || !x.IsInt64() || x.Int64() < -(1<<31) || x.Int64() >= 1<<31 {
+			return p.failf("bad %s %s", key, t.text)
+		}
+		p.next()
+		a.words[key] = x.String()
+		return true
 	case "bool":
 		if !p.atIdent("true") && !p.atIdent("false") {
 			return p.failf("expected true or false, found %s", p.peek())
@@ -794,23 +932,27 @@ func (p *parser) parseKeyword(sc *scope, a *args, key string, t outline.Type) bo
 		a.value = v
 		return ok
 	case "pos":
-		return p.skipPos()
+		return p.parsePos(a)
 	}
 	return p.failf("unknown argument %s", key)
 }
 
-// skipPos reads a source position, which the graph does not keep:
-// pos=[(file,line,col), ...] or the older pos=file,line,col.
-func (p *parser) skipPos() bool {
+// parsePos reads source positions into a.loc: pos=[(file,line,col), ...]
+// or the older pos=file,line,col.
+func (p *parser) parsePos(a *args) bool {
 	triple := func() bool {
+		var v [3]int
 		for i := range 3 {
 			if i > 0 && !p.expect(",") {
 				return false
 			}
-			if _, ok := p.parseInt("source position"); !ok {
+			x, ok := p.parseInt("source position")
+			if !ok {
 				return false
 			}
+			v[i] = x
 		}
+		a.loc = append(a.loc, outline.SourceLoc{File: v[0], Line: v[1], Col: v[2]})
 		return true
 	}
 	if !p.atPunct("[") {

@@ -52,22 +52,36 @@ func mustFormat(t testing.TB, p *outline.Package) string {
 }
 
 // samePackage reports how a and b differ structurally: names, IDs,
-// operations, types, attributes, operands (by position) and returns.
-// Source positions are not compared.
+// operations, types, attributes, operands (by position), returns, source
+// positions (pos=), file numbers, function attributes and the opaque
+// parts (procs, blocks, channels). Positions in the IR text are not
+// compared.
 func samePackage(a, b *outline.Package) error {
 	if a.Name != b.Name || a.Top != b.Top || len(a.Funcs) != len(b.Funcs) {
 		return fmt.Errorf("package %s top %q %d funcs vs %s top %q %d funcs", a.Name, a.Top, len(a.Funcs), b.Name, b.Top, len(b.Funcs))
+	}
+	if !slices.Equal(a.Files, b.Files) || a.Headless != b.Headless || len(a.Opaque) != len(b.Opaque) {
+		return fmt.Errorf("file numbers %v, headless %v, %d opaque parts vs %v, %v, %d", a.Files, a.Headless, len(a.Opaque), b.Files, b.Headless, len(b.Opaque))
+	}
+	for i, o := range a.Opaque {
+		q := b.Opaque[i]
+		if o.Kind != q.Kind || o.Name != q.Name || o.Text != q.Text || o.Top != q.Top || o.MaxID != q.MaxID || !slices.Equal(o.Calls, q.Calls) {
+			return fmt.Errorf("opaque part %d: %s %s vs %s %s:\n%s\n---\n%s", i, o.Kind, o.Name, q.Kind, q.Name, o.Text, q.Text)
+		}
 	}
 	for i, f := range a.Funcs {
 		g := b.Funcs[i]
 		if f.Name != g.Name || len(f.Params) != len(g.Params) || len(f.Nodes) != len(g.Nodes) {
 			return fmt.Errorf("function %s (%d params, %d nodes) vs %s (%d, %d)", f.Name, len(f.Params), len(f.Nodes), g.Name, len(g.Params), len(g.Nodes))
 		}
+		if !slices.Equal(f.Attrs, g.Attrs) || f.Outlined != g.Outlined {
+			return fmt.Errorf("function %s: attributes %q outlined %v vs %q %v", f.Name, f.Attrs, f.Outlined, g.Attrs, g.Outlined)
+		}
 		ia, ib := indexOf(f), indexOf(g)
 		for j, n := range f.Nodes {
 			m := g.Nodes[j]
 			if n.ID != m.ID || n.Name != m.Name || n.Op != m.Op || !n.Type.Equal(m.Type) ||
-				!slices.Equal(n.Attrs, m.Attrs) || len(n.Operands) != len(m.Operands) {
+				!slices.Equal(n.Attrs, m.Attrs) || len(n.Operands) != len(m.Operands) || !slices.Equal(n.Loc, m.Loc) {
 				return fmt.Errorf("function %s node %d: %s %d %q %v vs %s %d %q %v", f.Name, j, n.RefName(), n.ID, n.Label(), n.Operands, m.RefName(), m.ID, m.Label(), m.Operands)
 			}
 			for k := range n.Operands {
@@ -205,7 +219,7 @@ func TestParseErrors(t *testing.T) {
 		{"  ret q: bits[8] = add(x)\n}\n", "add takes 2 operands, found 1"},
 		{"  ret q: bits[8] = sign_ext(x, new_bit_count=4)\n}\n", "sign_ext new_bit_count=4 is less than the operand's 8 bits"},
 		{"  ret q: bits[8] = sign_ext(y, new_bit_count=6)\n}\n", "sign_ext has type bits[8], want bits[6]"},
-		{"  ret q: bits[8][0] = array()\n}\n", "empty arrays are not supported"},
+		{"  ret q: bits[8][0] = array()\n}\n", "returns bits[8][0], declared bits[8]"}, // empty arrays are read (XLS has them)
 		{"  ret q: bits[8] = add(x, x) $\n}\n", "3:30: unexpected character '$'"},
 		{"  ret q: bits[99999999] = add(x, x)\n}\n", "type too large"},
 	}

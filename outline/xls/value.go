@@ -185,7 +185,7 @@ func ParseValue(t outline.Type, s string) (Value, error) {
 	if err := checkType(t); err != nil {
 		return Value{}, fmt.Errorf("xls: value of type %s: %v", typeString(t), err)
 	}
-	toks, lerrs := lex([]byte(s))
+	toks, _, lerrs := lex([]byte(s))
 	if len(lerrs) > 0 {
 		return Value{}, fmt.Errorf("xls: value %q: %s", s, lerrs[0].msg)
 	}

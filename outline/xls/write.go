@@ -2,6 +2,7 @@ package xls
 
 import (
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -51,16 +52,32 @@ func Format(p *outline.Package) (string, error) {
 	if name == "" {
 		name = "unnamed"
 	}
-	b.WriteString("package " + name + "\n")
-	for _, f := range wr.fns {
+	if !p.Headless || len(wr.items) != 1 {
+		b.WriteString("package " + name + "\n")
+		if len(p.Files) > 0 {
+			b.WriteString("\n")
+		}
+		for _, fl := range p.Files {
+			b.WriteString("file_number " + strconv.Itoa(fl.Number) + " " + fl.Path + "\n")
+		}
 		b.WriteString("\n")
-		wr.function(&b, f)
+	}
+	for i, it := range wr.items {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		if it.f != nil {
+			wr.function(&b, it.f)
+		} else {
+			b.WriteString(it.o.Text + "\n")
+		}
 	}
 	return b.String(), nil
 }
 
 type writer struct {
 	p      *outline.Package
+	items  []item              // in the order written
 	fns    []*outline.Function // in the order written
 	fnName map[string]string   // function name in p -> name written
 	ids    map[*outline.Node]int
@@ -105,8 +122,44 @@ func unique(base string, used map[string]bool) string {
 	return name
 }
 
-// order lists p's functions callees first and names them.
+// An item is a function or an opaque part of the package.
+type item struct {
+	f *outline.Function
+	o *outline.Opaque
+}
+
+// order lists p's functions and opaque parts in the order of their
+// positions (functions without one, such as those Outline creates, after
+// those with one), each function after the functions it calls, and names
+// the functions.
 func (wr *writer) order() {
+	var all []item
+	for _, f := range wr.p.Funcs {
+		all = append(all, item{f: f})
+	}
+	for _, o := range wr.p.Opaque {
+		all = append(all, item{o: o})
+	}
+	pos := func(it item) outline.Pos {
+		if it.f != nil {
+			return it.f.Pos
+		}
+		return it.o.Pos
+	}
+	slices.SortStableFunc(all, func(x, y item) int {
+		px, py := pos(x), pos(y)
+		switch {
+		case px == py:
+			return 0
+		case px == outline.Pos{}:
+			return 1
+		case py == outline.Pos{}:
+			return -1
+		case px.Line != py.Line:
+			return px.Line - py.Line
+		}
+		return px.Col - py.Col
+	})
 	seen := make(map[*outline.Function]bool)
 	var visit func(f *outline.Function)
 	visit = func(f *outline.Function) {
@@ -115,17 +168,26 @@ func (wr *writer) order() {
 		}
 		seen[f] = true
 		for _, n := range f.Nodes {
-			if n.Op == "invoke" {
-				name, _ := n.Attr("to_apply")
+			for _, name := range callees(n) {
 				visit(wr.p.Func(name))
 			}
 		}
 		wr.fns = append(wr.fns, f)
+		wr.items = append(wr.items, item{f: f})
 	}
-	for _, f := range wr.p.Funcs {
-		visit(f)
+	for _, it := range all {
+		if it.f != nil {
+			visit(it.f)
+		} else {
+			wr.items = append(wr.items, it)
+		}
 	}
 	used := make(map[string]bool)
+	for _, o := range wr.p.Opaque {
+		if o.Kind != "chan" {
+			used[o.Name] = true
+		}
+	}
 	for _, f := range wr.fns {
 		wr.fnName[f.Name] = unique(sanitize(f.Name), used)
 	}
@@ -139,6 +201,9 @@ func (wr *writer) assignIDs() {
 		for _, n := range f.Nodes {
 			next = max(next, n.ID+1)
 		}
+	}
+	for _, o := range wr.p.Opaque {
+		next = max(next, o.MaxID+1)
 	}
 	used := make(map[int]bool)
 	for _, f := range wr.fns {
@@ -168,6 +233,12 @@ func (wr *writer) function(b *strings.Builder, f *outline.Function) {
 			base = n.Op + "." + strconv.Itoa(wr.ids[n])
 		}
 		wr.names[n] = unique(base, used)
+	}
+	if f.Outlined {
+		b.WriteString(outlinedMark + "\n")
+	}
+	for _, a := range f.Attrs {
+		b.WriteString(a + "\n")
 	}
 	if f.Name == wr.p.Top {
 		b.WriteString("top ")
@@ -207,16 +278,17 @@ func (wr *writer) node(b *strings.Builder, n *outline.Node, isRet bool) {
 	b.WriteString(wr.names[n] + ": " + n.Type.String() + " = " + n.Op + "(")
 	var args []string
 	operands := n.Operands
-	switch n.Op {
-	case "sel", "one_hot_sel", "priority_sel", "array_index":
-		args, operands = append(args, wr.names[operands[0]]), operands[1:]
-	case "array_update":
-		args, operands = append(args, wr.names[operands[0]], wr.names[operands[1]]), operands[2:]
-	default:
-		if len(operands) > 0 {
-			args = append(args, wr.refs(operands))
-		}
+	positional := len(operands)
+	switch info := ops[n.Op]; {
+	case info.takes("cases"):
+		positional = 1
+	case info.hasList():
+		positional = info.operands
 	}
+	if positional > 0 {
+		args = append(args, wr.refs(operands[:positional]))
+	}
+	operands = operands[positional:]
 	var lay selLayout
 	if n.Op == "sel" || n.Op == "one_hot_sel" || n.Op == "priority_sel" {
 		lay, _ = layoutOf(n.Op, len(n.Operands), n.Operands[0].Type.Width) // Check accepted it
@@ -229,8 +301,12 @@ func (wr *writer) node(b *strings.Builder, n *outline.Node, isRet bool) {
 			if lay.hasDefault {
 				args = append(args, "default="+wr.names[operands[lay.cases]])
 			}
-		case "indices":
-			args = append(args, "indices=["+wr.refs(operands)+"]")
+		case "indices", "data_operands":
+			args = append(args, k+"=["+wr.refs(operands)+"]")
+		case "invariant_args":
+			if len(operands) > 0 {
+				args = append(args, k+"=["+wr.refs(operands)+"]")
+			}
 		default:
 			if v, ok := n.Attr(k); ok {
 				args = append(args, k+"="+wr.attr(n, k, v))
@@ -238,7 +314,19 @@ func (wr *writer) node(b *strings.Builder, n *outline.Node, isRet bool) {
 		}
 	}
 	args = append(args, "id="+strconv.Itoa(wr.ids[n]))
+	if len(n.Loc) > 0 {
+		args = append(args, "pos="+formatLoc(n.Loc))
+	}
 	b.WriteString(strings.Join(args, ", ") + ")\n")
+}
+
+// formatLoc writes source positions as XLS does: [(0,1,2), (0,3,4)].
+func formatLoc(loc []outline.SourceLoc) string {
+	s := make([]string, len(loc))
+	for i, l := range loc {
+		s[i] = "(" + strconv.Itoa(l.File) + "," + strconv.Itoa(l.Line) + "," + strconv.Itoa(l.Col) + ")"
+	}
+	return "[" + strings.Join(s, ", ") + "]"
 }
 
 // attr returns the canonical spelling of the value v of n's attribute k,
@@ -248,9 +336,9 @@ func (wr *writer) attr(n *outline.Node, k, v string) string {
 	case "value":
 		x, _ := ParseValue(n.Type, v)
 		return x.String()
-	case "to_apply":
+	case "to_apply", "body":
 		return wr.fnName[v]
-	case "lsb_prio", "assumed_in_bounds":
+	case "lsb_prio", "assumed_in_bounds", "message", "label", "format":
 		return v
 	}
 	i, _ := strconv.Atoi(v)
