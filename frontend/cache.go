@@ -52,7 +52,7 @@ import (
 
 // cacheVersion changes whenever the format or the meaning of a record
 // changes; it is part of every key.
-const cacheVersion = "nestor-pp-1"
+const cacheVersion = "nestor-pp-2"
 
 // cacheEnv names the cache folder, or "off".
 const cacheEnv = "NESTOR_CACHE"

@@ -2,8 +2,10 @@
 // time of whole "nestor opt FILE -o /dev/null" processes on the corpus
 // files, with their real headers. It builds nestor from this module (or
 // runs -nestor), runs every file -rounds times in turns, and prints each
-// file's median, then the median and the worst over all runs, with the
-// CPU model, the number of CPUs and the load average.
+// file's median, then the median and the worst over all runs, of the wall
+// time and of the CPU time (user + system, all threads: on a loaded
+// machine the better guide to the wall time of an idle one), with the CPU
+// model, the number of CPUs and the load average.
 //
 //	go run ./scripts/optbench                  # warm cache (one untimed run per file first)
 //	go run ./scripts/optbench -cache off       # no preprocessing cache (NESTOR_CACHE=off)
@@ -46,6 +48,7 @@ func main() {
 	if *cache == "" {
 		*cache = filepath.Join(tmp, "cache")
 	}
+	var cpu []time.Duration // user + system time of each timed run
 	run := func(file string) time.Duration {
 		if *cold && *cache != "off" {
 			os.RemoveAll(*cache)
@@ -58,6 +61,7 @@ func main() {
 		if err != nil {
 			fail("%s: %v\n%s", file, err, out)
 		}
+		cpu = append(cpu, cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime())
 		return d
 	}
 	if !*cold {
@@ -65,6 +69,7 @@ func main() {
 			run(f) // fills the cache; not timed
 		}
 	}
+	cpu = nil
 	times := map[string][]time.Duration{}
 	var all []time.Duration
 	for range *rounds {
@@ -80,7 +85,8 @@ func main() {
 		ts := times[f]
 		fmt.Printf("  %-28s median %4.0f ms  worst %4.0f ms\n", filepath.Base(f), ms(median(ts)), ms(slices.Max(ts)))
 	}
-	fmt.Printf("all %d runs: median %.0f ms, worst %.0f ms\n", len(all), ms(median(all)), ms(slices.Max(all)))
+	fmt.Printf("all %d runs: wall median %.0f ms, worst %.0f ms; CPU (user+system) median %.0f ms, worst %.0f ms\n",
+		len(all), ms(median(all)), ms(slices.Max(all)), ms(median(cpu)), ms(slices.Max(cpu)))
 }
 
 func median(ts []time.Duration) time.Duration {
