@@ -523,7 +523,8 @@ func TestCorpus(t *testing.T) {
 	}
 	o := newOracle(t)
 	tables := corpusTables()
-	var recognized, rejected, gaps int
+	var recognized, rejected, gaps, associative int
+	var misses []string
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			o.tb = t
@@ -558,20 +559,26 @@ func TestCorpus(t *testing.T) {
 				if _, ok := err.(*MatchError); !ok || !strings.Contains(err.Error(), c.reject) {
 					t.Fatalf("%s: error %q, want a MatchError with %q", where, err, c.reject)
 				}
+				if me := err.(*MatchError); me.NotAssociative && !closureRefutes(c.update, c.opts) {
+					t.Fatalf("%s: says %q, but the closure test at 8 bits does not refute the update", where, err)
+				}
 				rejected++
 				return
 			}
+			associative++
 			if err != nil {
 				var me *MatchError
-				if errors.As(err, &me) && !me.NotAssociative && !tableHolds(tables, c) {
-					// The truth's operator is in no table (a float argmin
-					// where the float tables stop at 5 leaves): not the
-					// matcher's failure, and no false claim either.
-					t.Logf("%s: %v (the tables hold no %v)", where, err, c.op)
-					gaps++
-					return
+				if errors.As(err, &me) && me.NotAssociative {
+					t.Fatalf("%s: an associative update refused as not associative: %v", where, err)
 				}
-				t.Fatalf("%s: %v", where, err)
+				// A miss: no false claim, and the message says "not
+				// recognized"; the rate is checked below.
+				t.Logf("%s: MISS: %v", where, err)
+				misses = append(misses, c.name)
+				if !tableHolds(tables, c) {
+					gaps++
+				}
+				return
 			}
 			recognized++
 			y := Tuple{Elems: m.Y}
@@ -601,5 +608,103 @@ func TestCorpus(t *testing.T) {
 			}
 		})
 	}
-	t.Logf("%d reductions: %d recognized, %d rejected, %d not in the tables (%s)", len(cases), recognized, rejected, gaps, tableSources())
+	t.Logf("%d reductions: %d associative, %d recognized (%.1f%%), %d rejected; %d misses (%d of them not in the tables: %s) (%s)",
+		len(cases), associative, recognized, 100*float64(recognized)/float64(max(associative, 1)), rejected, len(misses), gaps, strings.Join(misses, " "), tableSources())
+	if float64(recognized) < minRecognized*float64(associative) {
+		t.Errorf("%d of %d associative reductions recognized, want at least %.0f%%", recognized, associative, 100*minRecognized)
+	}
+}
+
+// minRecognized is the share of the corpus's associative reductions that
+// must be recognized (issue 17).
+const minRecognized = 0.95
+
+// closureRefutes reports whether the closure test refutes every
+// associative decomposition of a 1-element integer update at 8 bits:
+// the maps x -> update(x, v), for every value v of its first named value
+// (the others at 0 .. 3, the loop-invariant ones at 0 .. 3 in turn),
+// generate more than 256 distinct maps under composition. This is the
+// test's own implementation, kept apart from closure.go.
+func closureRefutes(update Tuple, opts MatchOptions) bool {
+	if len(update.Elems) != 1 {
+		return false
+	}
+	e := update.Elems[0]
+	var names []string
+	ok := true
+	var small func(e *Expr) *Expr
+	small = func(e *Expr) *Expr {
+		c := *e
+		switch {
+		case e.Type.Signed():
+			c.Type = Int8
+		case e.Type.Unsigned():
+			c.Type = Uint8
+		case e.Type != Bool:
+			ok = false
+		}
+		if e.Op == OpConst {
+			c.Value = IntValue(e.Value.Int(e.Type), c.Type)
+		}
+		if e.Op == OpVar && !slices.Contains(names, e.Name) {
+			names = append(names, e.Name)
+		}
+		c.Args = nil
+		for _, a := range e.Args {
+			c.Args = append(c.Args, small(a))
+		}
+		return &c
+	}
+	e = small(e)
+	if !ok || e.Type == Bool || len(names) == 0 {
+		return false
+	}
+	for fixed := range int64(4) {
+		var gens [][256]byte
+		seen := map[[256]byte]bool{}
+		vars := map[string]Value{}
+		for v := range 256 * 4 {
+			for j, name := range names {
+				switch {
+				case opts.Invariant(name):
+					vars[name] = IntValue(fixed, Int8)
+				case j == 0:
+					vars[name] = Value(v % 256)
+				default:
+					vars[name] = Value(v / 256)
+				}
+			}
+			var m [256]byte
+			defined := true
+			for x := range 256 {
+				r, err := Eval(e, Env{X: []Value{Value(x)}, Vars: vars, Wrap: true})
+				if err != nil {
+					defined = false
+					break
+				}
+				m[x] = byte(r)
+			}
+			if defined && !seen[m] {
+				seen[m] = true
+				gens = append(gens, m)
+			}
+		}
+		all := slices.Clone(gens)
+		for i := 0; i < len(all) && len(seen) <= 256; i++ {
+			for _, g := range gens {
+				var c [256]byte
+				for x := range 256 {
+					c[x] = g[all[i][x]]
+				}
+				if !seen[c] {
+					seen[c] = true
+					all = append(all, c)
+				}
+			}
+		}
+		if len(seen) > 256 {
+			return true
+		}
+	}
+	return false
 }

@@ -26,7 +26,24 @@
 // semantics, the canonical form and the notation. smt.go, z3.go,
 // prove.go: the Z3 prover. enum.go, gen.go, table.go: enumeration, table
 // generation and the table files (tables/, embedded). match.go,
-// recognize.go: matching an update against the tables. factor.go:
-// running a reduction in chunks with a recognized operator (tests and
-// tools).
+// recognize.go: matching an update against the tables. synth.go, nf.go:
+// synthesis of the input map y where the update is f(x, y) for a table
+// entry f but y is not its literal operand (x - in is x + y with y =
+// -in), checked by exact normal forms. closure.go: the proof that an
+// update has no associative decomposition, the only ground for a "not
+// associative" refusal. factor.go: running a reduction in chunks with a
+// recognized operator (tests and tools).
+//
+// # What callers can rely on
+//
+//   - A [Match] is a claim: the update equals Operator applied to x and
+//     Y (by canonical forms, or by the normal forms of nf.go), Operator
+//     is proved associative by Z3 (the tables), its Identity and
+//     Commutative flag are Z3's. Nothing rests on random testing alone.
+//   - A [MatchError] with NotAssociative set carries a proof that no
+//     associative operator decomposes the update (closure.go: exhaustive
+//     at 8 bits); every other refusal says "not recognized".
+//   - Z3's answers in the tests are bounded by its deterministic
+//     resource count (Prover.SetResourceLimit), not by wall-clock time:
+//     they do not change with the machine's load.
 package assoc

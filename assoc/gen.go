@@ -67,6 +67,10 @@ type GenConfig struct {
 	Jobs int
 	// Timeout bounds each Z3 query (DefaultGenTimeout when zero).
 	Timeout time.Duration
+	// ResourceLimit, when nonzero, bounds each Z3 query by Z3's
+	// deterministic resource count instead (Prover.SetResourceLimit): the
+	// table then does not depend on the machine's speed or load.
+	ResourceLimit uint64
 	// Journal names the journal file ("" for none). Without Resume the
 	// file must not exist; with Resume its outcomes are replayed.
 	Journal string
@@ -454,6 +458,7 @@ func (w *genWorker) prover(o Options) (*Prover, error) {
 		return nil, err
 	}
 	p.noMissing = true
+	p.SetResourceLimit(w.cfg.ResourceLimit)
 	if !w.noBudget {
 		p.identityBudget = identityBudgetFactor * w.cfg.Timeout
 	}
@@ -752,10 +757,14 @@ type journalRecord struct {
 
 // journalHeader names the settings a journal's outcomes depend on: the
 // type, the tuple size, the samples and seed (which decide what reaches
-// Z3) and the Z3 timeout. The leaf bound and the operation set may change
+// Z3) and the Z3 timeout or resource limit. The leaf bound and the operation set may change
 // between runs: an outcome is keyed by the candidate itself.
 func journalHeader(cfg GenConfig) string {
-	return fmt.Sprintf("%s type=%v tuple=%d samples=%d seed=%d timeout=%v", journalMagic, cfg.Type, cfg.TupleSize, cfg.Samples, cfg.Seed, cfg.Timeout)
+	h := fmt.Sprintf("%s type=%v tuple=%d samples=%d seed=%d timeout=%v", journalMagic, cfg.Type, cfg.TupleSize, cfg.Samples, cfg.Seed, cfg.Timeout)
+	if cfg.ResourceLimit > 0 {
+		h += fmt.Sprintf(" rlimit=%d", cfg.ResourceLimit)
+	}
+	return h
 }
 
 func openJournal(cfg GenConfig) (*journal, error) {
@@ -1073,14 +1082,17 @@ func realEval(e *Expr, x, y []float64, k float64) (float64, bool) {
 // returns their entries, named, with the operators canonicalized as
 // matching expects. A primitive that Z3 does not prove associative is an
 // error: the list promises it.
-func GenerateHand(t Type, ops []HandOp, timeout time.Duration) ([]Entry, error) {
+//
+// rlimit, when nonzero, bounds each query by Z3's resource count instead
+// of the timeout (see GenConfig.ResourceLimit).
+func GenerateHand(t Type, ops []HandOp, timeout time.Duration, rlimit uint64) ([]Entry, error) {
 	if t == Bool {
 		return nil, nil
 	}
 	// The primitives are few and their identities matter (a 2×2 int64
 	// matrix product's proof with overflow conditions takes seconds):
 	// no search budget, and at least handTimeout per query.
-	w := newGenWorker(GenConfig{Type: t, Timeout: max(timeout, handTimeout)}, nil)
+	w := newGenWorker(GenConfig{Type: t, Timeout: max(timeout, handTimeout), ResourceLimit: rlimit}, nil)
 	w.noBudget = true
 	defer w.close()
 	var out []Entry

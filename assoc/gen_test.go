@@ -39,7 +39,7 @@ func findEntry(es []Entry, src string, ty Type) *Entry {
 // table with one worker or two.
 func TestGenerateSmall(t *testing.T) {
 	needZ3(t)
-	cfg := GenConfig{Type: Int32, MaxLeaves: 3, TupleSize: 1, Jobs: 2}
+	cfg := GenConfig{Type: Int32, MaxLeaves: 3, TupleSize: 1, Jobs: 2, ResourceLimit: testRlimit}
 	es, stats, err := Generate(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -92,7 +92,7 @@ func TestGenerateResume(t *testing.T) {
 	needZ3(t)
 	dir := t.TempDir()
 	jname := filepath.Join(dir, "j")
-	cfg := GenConfig{Type: Uint8, MaxLeaves: 3, TupleSize: 1, Jobs: 2, Journal: jname}
+	cfg := GenConfig{Type: Uint8, MaxLeaves: 3, TupleSize: 1, Jobs: 2, Journal: jname, ResourceLimit: testRlimit}
 	want, stats, err := Generate(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -147,7 +147,7 @@ func TestGenerateHand(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, ty := range []Type{Int32, Uint16, Float64} {
-		es, err := GenerateHand(ty, ops, 10*time.Second)
+		es, err := GenerateHand(ty, ops, 10*time.Second, testRlimit)
 		if err != nil {
 			t.Fatalf("%v: %v", ty, err)
 		}
@@ -181,7 +181,7 @@ func TestGenerateHand(t *testing.T) {
 			}
 		}
 	}
-	if _, err := GenerateHand(Int32, []HandOp{{Name: "sub", Src: "{x0 - y0, x1 - y1}", Line: 1}}, time.Second); err == nil {
+	if _, err := GenerateHand(Int32, []HandOp{{Name: "sub", Src: "{x0 - y0, x1 - y1}", Line: 1}}, time.Second, testRlimit); err == nil {
 		t.Errorf("x - y accepted as a primitive")
 	}
 }
@@ -224,7 +224,7 @@ func TestGenerateErrors(t *testing.T) {
 func BenchmarkGenerateInt32Leaves3(b *testing.B) {
 	needZ3(b)
 	for b.Loop() {
-		es, _, err := Generate(GenConfig{Type: Int32, MaxLeaves: 3, TupleSize: 1, Jobs: 1})
+		es, _, err := Generate(GenConfig{Type: Int32, MaxLeaves: 3, TupleSize: 1, Jobs: 1, ResourceLimit: testRlimit})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -374,7 +374,7 @@ func (p *Prover) Identity(f Tuple, side Side) (IdentityResult, error) {
 	var blocked [][]int           // combinations whose check was unknown
 	start := time.Now()
 	for range maxCEGISRounds {
-		if p.identityBudget > 0 && time.Since(start) > p.identityBudget {
+		if p.identityBudget > 0 && p.rlimit == 0 && time.Since(start) > p.identityBudget {
 			return IdentityResult{Verdict: Unknown, Reason: "the identity search ran out of time"}, nil
 		}
 		pick, ok, err := p.proposeIdentity(f, side, cands, all, points, blocked)
@@ -631,6 +631,10 @@ func (p *Prover) identityExists(f Tuple, side Side, syms []smtSymbol) (IdentityR
 // Unknown into a Refuted and often does not terminate.
 const missingTimeout = 2 * time.Second
 
+// missingShare is the share of the resource limit identityMissing's query
+// gets, in a prover bounded by one (1/missingShare of it).
+const missingShare = 5
+
 // identityMissing looks for constants under which no value is an
 // identity: ∃k ∀e ∃x (e is not an identity). It returns them written out,
 // and whether Z3 found them.
@@ -656,7 +660,10 @@ func (p *Prover) identityMissing(f Tuple, side Side, syms []smtSymbol) (string, 
 		gx = append(gx, p.opts.guard(x[i], el.Type))
 	}
 	fmt.Fprintf(&q.b, "(assert (forall (%s) (=> %s (exists (%s) (and %s (not %s))))))", strings.Join(be, " "), smtAnd(ge...), strings.Join(bx, " "), smtAnd(gx...), claim)
+	saved := p.rlimit
+	p.rlimit /= missingShare
 	a, err := p.checkWithin(q.b.String(), q.show, min(p.timeout, missingTimeout))
+	p.rlimit = saved
 	if err != nil || a.status != "sat" {
 		return "", false, err
 	}

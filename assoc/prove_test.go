@@ -7,8 +7,14 @@ import (
 	"time"
 )
 
-// testTimeout bounds each Z3 query of the tests.
+// testTimeout bounds each Z3 query of the tests in wall-clock time: only a
+// guard against a hung z3, since the tests' provers are bounded by
+// testRlimit, so that their answers do not depend on the machine's load.
 const testTimeout = 30 * time.Second
+
+// testRlimit bounds each Z3 query of the tests in Z3's deterministic
+// resource units (Prover.SetResourceLimit).
+const testRlimit = 30_000_000
 
 // newTestProver returns a prover, or skips the test when z3 is absent.
 func newTestProver(tb testing.TB, opts Options) *Prover {
@@ -20,6 +26,7 @@ func newTestProver(tb testing.TB, opts Options) *Prover {
 	if err != nil {
 		tb.Fatal(err)
 	}
+	p.SetResourceLimit(testRlimit)
 	tb.Cleanup(func() { p.Close() })
 	return p
 }

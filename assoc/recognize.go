@@ -2,6 +2,7 @@ package assoc
 
 import (
 	"fmt"
+	"math"
 	"math/bits"
 	"math/rand/v2"
 	"slices"
@@ -164,6 +165,11 @@ func Recognize(update Tuple, opts MatchOptions) (*Match, error) {
 		c := Canon(renameWildcards(e, n, &constants))
 		if l, ok := liftSelects(c); ok {
 			c = Canon(l)
+		}
+		if opts.Real {
+			if l, ok := realMinMax(c); ok {
+				c = Canon(l)
+			}
 		}
 		r.update.Elems[i] = c
 		r.subj[i] = subject(c, r.invariant)
@@ -366,6 +372,11 @@ func (r *recognizer) combine(results []*groupResult) (*Match, *MatchError) {
 		comm = comm && res.commutative
 		m.Parts = append(m.Parts, res.part)
 	}
+	if hasIdentity && r.opts.Real && !realIdentity(ident) {
+		// An IEEE entry's NaN or infinite identity names no real
+		// number: where floats are read as reals, claim none.
+		hasIdentity = false
+	}
 	if hasIdentity {
 		m.Identity = ident
 	}
@@ -566,6 +577,9 @@ func (r *recognizer) matchGroup(mask uint32) *groupResult {
 				return res
 			}
 		}
+	}
+	if res := r.synthesize(elems); res != nil {
+		return res
 	}
 	return &groupResult{err: r.failure(elems, roots, tried, realOnly, tableErr)}
 }
@@ -783,7 +797,11 @@ func (r *recognizer) builtin(i int) *groupResult {
 	return res
 }
 
-// failure explains why no entry matched the elements.
+// failure explains why no entry matched the elements. It says "not
+// associative" only when the closure test proves that no associative
+// operator decomposes the update (closure.go); a counterexample to the
+// candidate operator that abstract writes (y the varying operand) is
+// reported as such, with "not recognized": another y might decompose it.
 func (r *recognizer) failure(elems []int, roots []Op, tried int, realOnly *Entry, tableErr error) *MatchError {
 	op, abstract := r.abstract(elems)
 	text := op.String()
@@ -795,29 +813,36 @@ func (r *recognizer) failure(elems []int, roots []Op, tried int, realOnly *Entry
 		text = group.String()
 	}
 	t := r.types[elems[0]]
+	var why string
 	if realOnly != nil {
-		why := fmt.Sprintf("%v arithmetic is associative only over the reals: it matches %v with --real (-fassociative-math)", t, realOnly.Tuple)
+		why = fmt.Sprintf("%v arithmetic is associative only over the reals: it matches %v with --assoc-math (-fassociative-math)", t, realOnly.Tuple)
 		if abstract {
 			if cex, ok := refute(op, r.opts.Wrap, false); ok {
-				return &MatchError{Elements: elems, Operator: text, NotAssociative: true, Reason: why + "; in IEEE arithmetic " + cex}
+				why += "; in IEEE arithmetic " + cex
 			}
 		}
-		return &MatchError{Elements: elems, Operator: text, Reason: why}
+	} else {
+		var rootNames []string
+		for _, o := range roots {
+			rootNames = append(rootNames, o.String())
+		}
+		why = fmt.Sprintf("no %v table entry of %d element(s) with root %s", t, len(elems), strings.Join(rootNames, ", "))
+		if tried > 0 {
+			why = fmt.Sprintf("none of the %d %v table entries of %d element(s) with root %s matches", tried, t, len(elems), strings.Join(rootNames, ", "))
+		}
+		why += ", and no entry with an identity gives it for a synthesized y"
+		if tableErr != nil {
+			why += fmt.Sprintf(" (%v)", tableErr)
+		}
 	}
-	var rootNames []string
-	for _, o := range roots {
-		rootNames = append(rootNames, o.String())
+	if len(elems) == 1 {
+		if proof, ok := r.closureProof(elems[0]); ok {
+			return &MatchError{Elements: elems, Operator: r.update.Elems[elems[0]].String(), NotAssociative: true, Reason: proof}
+		}
 	}
-	why := fmt.Sprintf("no %v table entry of %d element(s) with root %s", t, len(elems), strings.Join(rootNames, ", "))
-	if tried > 0 {
-		why = fmt.Sprintf("none of the %d %v table entries of %d element(s) with root %s matches", tried, t, len(elems), strings.Join(rootNames, ", "))
-	}
-	if tableErr != nil {
-		why += fmt.Sprintf(" (%v)", tableErr)
-	}
-	if abstract {
+	if realOnly == nil && abstract {
 		if cex, ok := refute(op, r.opts.Wrap, r.opts.Real); ok {
-			return &MatchError{Elements: elems, Operator: text, NotAssociative: true, Reason: why + "; " + cex}
+			why += "; the candidate with y the varying operand is not associative: " + cex
 		}
 	}
 	return &MatchError{Elements: elems, Operator: text, Reason: why}
@@ -1080,4 +1105,57 @@ func splitX(op Op, e *Expr) (xs, rest []*Expr) {
 		}
 	}
 	return xs, rest
+}
+
+// realMinMax rewrites the float selects of e that choose the lesser or
+// greater of their comparison's operands as min and max, and reports
+// whether it changed anything: select(p < q, q, p) and select(p <= q, q,
+// p) are max(p, q), select(p < q, p, q) and select(p <= q, p, q) are
+// min(p, q). Exact where floats are read as real numbers (--assoc-math:
+// no NaN, one zero); Canon does it for integers only.
+func realMinMax(e *Expr) (*Expr, bool) {
+	if e.Op.Leaf() {
+		return e, false
+	}
+	changed := false
+	args := make([]*Expr, len(e.Args))
+	for i, a := range e.Args {
+		n, ok := realMinMax(a)
+		args[i] = n
+		changed = changed || ok
+	}
+	c := *e
+	c.Args = args
+	if e.Op == OpSelect && e.Type.Float() {
+		cond, a, b := args[0], args[1], args[2]
+		if (cond.Op == OpLT || cond.Op == OpLE) && cond.Args[0].Type == e.Type {
+			p, q := cond.Args[0], cond.Args[1]
+			switch {
+			case a.Equal(q) && b.Equal(p):
+				return Apply(OpMax, p, q), true
+			case a.Equal(p) && b.Equal(q):
+				return Apply(OpMin, p, q), true
+			}
+		}
+	}
+	return &c, changed
+}
+
+// realIdentity reports whether every float literal of ident is a real
+// number (not NaN nor infinite).
+func realIdentity(ident []*Expr) bool {
+	ok := true
+	for _, e := range ident {
+		if e == nil {
+			continue
+		}
+		e.Walk(func(x *Expr) bool {
+			if x.Op == OpConst && x.Type.Float() {
+				f := x.Value.Float(x.Type)
+				ok = ok && !math.IsNaN(f) && !math.IsInf(f, 0)
+			}
+			return ok
+		})
+	}
+	return ok
 }

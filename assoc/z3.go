@@ -22,6 +22,12 @@ import (
 // DefaultTimeout bounds one Z3 query when NewProver is given no timeout.
 const DefaultTimeout = 10 * time.Second
 
+// rlimitGuard is the wall-clock bound on a query bounded by a resource
+// limit (Prover.SetResourceLimit): only a guard against a hung process,
+// far above what any limit the tests use takes on a loaded machine, so
+// that the answer depends on the limit alone.
+const rlimitGuard = 5 * time.Minute
+
 // killGrace is how long past a query's timeout the driver waits for Z3's
 // own answer before it kills the process.
 const killGrace = 2 * time.Second
@@ -187,7 +193,19 @@ type Prover struct {
 	// (none when zero): each round may run to the query timeout, and
 	// there may be maxCEGISRounds of them. The generator sets it.
 	identityBudget time.Duration
+	// rlimit bounds each query by Z3's resource count (set-option :rlimit)
+	// instead of wall-clock time when nonzero (SetResourceLimit).
+	rlimit uint64
 }
+
+// SetResourceLimit bounds each query by n units of Z3's deterministic
+// resource count (its rlimit) instead of the wall-clock timeout, so that
+// an answer does not depend on how fast Z3 runs: the same query gets the
+// same verdict on an idle machine and on a loaded one. The timeout then
+// only guards against a hung process (at least rlimitGuard), and the
+// identity search's wall-clock budget is off (maxCEGISRounds still bounds
+// it). Zero goes back to the timeout.
+func (p *Prover) SetResourceLimit(n uint64) { p.rlimit = n }
 
 // NewProver returns a prover with the given semantics. timeout bounds each
 // query (DefaultTimeout when zero). It fails with ErrNoZ3 when z3 is not
@@ -238,9 +256,17 @@ func (p *Prover) checkWithin(query string, show []string, timeout time.Duration)
 		p.s = s
 	}
 	p.Queries++
-	ms := timeout.Milliseconds()
 	var b strings.Builder
-	fmt.Fprintf(&b, "(reset)\n(set-option :timeout %d)\n%s\n(check-sat)\n", ms, query)
+	b.WriteString("(reset)\n")
+	if p.rlimit > 0 {
+		// Z3 resets its resource counter with (reset): the limit is
+		// per query.
+		fmt.Fprintf(&b, "(set-option :rlimit %d)\n", p.rlimit)
+		timeout = max(timeout, rlimitGuard)
+	} else {
+		fmt.Fprintf(&b, "(set-option :timeout %d)\n", timeout.Milliseconds())
+	}
+	fmt.Fprintf(&b, "%s\n(check-sat)\n", query)
 	out, err := p.s.run(b.String(), time.Now().Add(timeout+killGrace))
 	if err == errHung {
 		p.s = nil

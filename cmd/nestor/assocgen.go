@@ -17,7 +17,7 @@ import (
 func init() { commands = append(commands, assocGenCommand) }
 
 var assocGenCommand = &command{
-	name: "assoc gen", args: "--type T --leaves L [--leaves2 L] [--tuple 1|2|1,2] [--ops OPS] [--ops2 OPS] [-o FILE] [--jobs N] [--resume] [--timeout D]",
+	name: "assoc gen", args: "--type T --leaves L [--leaves2 L] [--tuple 1|2|1,2] [--ops OPS] [--ops2 OPS] [-o FILE] [--jobs N] [--resume] [--timeout D] [--rlimit N]",
 	summary: `generate the table of elementary associative operators of a type
 
 Enumerates the canonical 1- and 2-tuple expression trees in x, y and a
@@ -47,6 +47,7 @@ continue. Needs z3 (Debian's package z3).`,
 		resume := fs.Bool("resume", false, "continue an interrupted run from its journal")
 		journal := fs.String("journal", "", "journal `FILE` (default: the output file with .journal appended)")
 		timeout := fs.Duration("timeout", assoc.DefaultGenTimeout, "bound on each Z3 query")
+		rlimit := fs.Uint64("rlimit", 0, "bound each Z3 query by `N` units of Z3's deterministic resource count instead of --timeout (a table that does not depend on the machine's load)")
 		hand := fs.Bool("hand", true, "add the hand-written primitives of assoc/tables/hand.txt")
 		opsFlag := fs.String("ops", "", "operations of the enumeration, e.g. \"+ - * min max\", or \"all\" (default: assoc.DefaultOps)")
 		ops2Flag := fs.String("ops2", "", "operations for 2-tuples (default: --ops)")
@@ -69,7 +70,7 @@ continue. Needs z3 (Debian's package z3).`,
 				if *outFile == "" {
 					return usageError{"--add-hand needs -o FILE, the table to extend"}
 				}
-				return addHandPrimitives(out, t, *outFile, *timeout)
+				return addHandPrimitives(out, t, *outFile, *timeout, *rlimit)
 			}
 			if *leaves < 2 {
 				return usageError{fmt.Sprintf("--leaves %d: an operator reads x and y, so it needs at least 2 leaves", *leaves)}
@@ -127,7 +128,7 @@ continue. Needs z3 (Debian's package z3).`,
 				}
 				cfg := assoc.GenConfig{
 					Type: t, MaxLeaves: max, TupleSize: size, Ops: ops, Samples: *samples, Seed: *seed,
-					Jobs: *jobs, Timeout: *timeout, Journal: jname, Resume: *resume, Progress: progress,
+					Jobs: *jobs, Timeout: *timeout, ResourceLimit: *rlimit, Journal: jname, Resume: *resume, Progress: progress,
 				}
 				entries, stats, err := assoc.Generate(cfg)
 				if stats != nil {
@@ -140,7 +141,11 @@ continue. Needs z3 (Debian's package z3).`,
 					return err
 				}
 				tb.Entries = append(tb.Entries, entries...)
-				tb.Generators = append(tb.Generators, fmt.Sprintf("tuple=%d leaves=%d ops=%q samples=%d seed=%d timeout=%v", size, max, ops.String(), *samples, *seed, *timeout))
+				gen := fmt.Sprintf("tuple=%d leaves=%d ops=%q samples=%d seed=%d timeout=%v", size, max, ops.String(), *samples, *seed, *timeout)
+				if *rlimit > 0 {
+					gen += fmt.Sprintf(" rlimit=%d", *rlimit)
+				}
+				tb.Generators = append(tb.Generators, gen)
 				summary = append(summary, describeStats(stats))
 				if jname != "" {
 					journals = append(journals, jname)
@@ -152,7 +157,7 @@ continue. Needs z3 (Debian's package z3).`,
 					return err
 				}
 				start := time.Now()
-				entries, err := assoc.GenerateHand(t, hops, *timeout)
+				entries, err := assoc.GenerateHand(t, hops, *timeout, *rlimit)
 				if err != nil {
 					return err
 				}
@@ -165,7 +170,7 @@ continue. Needs z3 (Debian's package z3).`,
 				fmt.Fprintf(statsOut, "%v hand primitives: %d proved in %v\n", t, len(entries), time.Since(start).Round(time.Millisecond))
 			}
 			assoc.SortEntries(tb.Entries)
-			cmdline := regenCommand(t, *leaves, *leaves2, sizes, *opsFlag, *ops2Flag, *samples, *seed, *timeout, *hand, *outFile)
+			cmdline := regenCommand(t, *leaves, *leaves2, sizes, *opsFlag, *ops2Flag, *samples, *seed, *timeout, *rlimit, *hand, *outFile)
 			comments := []string{
 				fmt.Sprintf("Elementary associative operators of %v for nestor's assoc package (issue 5),", t),
 				"generated and proved by Z3; do not edit. Regenerate with:",
@@ -201,7 +206,7 @@ continue. Needs z3 (Debian's package z3).`,
 // addHandPrimitives proves the hand primitives that the table in file
 // lacks (by name and by operator) and writes the table back with them,
 // its header extended by the command that added them.
-func addHandPrimitives(out io.Writer, t assoc.Type, file string, timeout time.Duration) error {
+func addHandPrimitives(out io.Writer, t assoc.Type, file string, timeout time.Duration, rlimit uint64) error {
 	src, err := os.ReadFile(file)
 	if err != nil {
 		return err
@@ -229,7 +234,7 @@ func addHandPrimitives(out io.Writer, t assoc.Type, file string, timeout time.Du
 		}
 	}
 	start := time.Now()
-	entries, err := assoc.GenerateHand(t, missing, timeout)
+	entries, err := assoc.GenerateHand(t, missing, timeout, rlimit)
 	if err != nil {
 		return err
 	}
@@ -253,7 +258,7 @@ func addHandPrimitives(out io.Writer, t assoc.Type, file string, timeout time.Du
 	if len(names) > 0 {
 		tb.Generators = append(tb.Generators, "hand="+strings.Join(names, ","))
 		comments = append(comments, "", "Then the hand primitives "+strings.Join(names, ", ")+" were added with:", "",
-			fmt.Sprintf("    nestor assoc gen --type %v --add-hand -o %s", t, file))
+			fmt.Sprintf("    nestor assoc gen --type %v --add-hand%s -o %s", t, rlimitFlag(rlimit), file))
 	}
 	var buf bytes.Buffer
 	if err := tb.Write(&buf, comments...); err != nil {
@@ -313,7 +318,7 @@ func describeStats(s *assoc.GenStats) string {
 }
 
 // regenCommand writes the command line that regenerates a table.
-func regenCommand(t assoc.Type, leaves, leaves2 int, sizes []int, ops, ops2 string, samples int, seed uint64, timeout time.Duration, hand bool, out string) string {
+func regenCommand(t assoc.Type, leaves, leaves2 int, sizes []int, ops, ops2 string, samples int, seed uint64, timeout time.Duration, rlimit uint64, hand bool, out string) string {
 	var parts []string
 	parts = append(parts, "nestor assoc gen", "--type "+t.String(), fmt.Sprintf("--leaves %d", leaves))
 	var ss []string
@@ -339,6 +344,9 @@ func regenCommand(t assoc.Type, leaves, leaves2 int, sizes []int, ops, ops2 stri
 	if timeout != assoc.DefaultGenTimeout {
 		parts = append(parts, "--timeout "+timeout.String())
 	}
+	if rlimit > 0 {
+		parts = append(parts, strings.TrimSpace(rlimitFlag(rlimit)))
+	}
 	if !hand {
 		parts = append(parts, "--hand=false")
 	}
@@ -346,4 +354,13 @@ func regenCommand(t assoc.Type, leaves, leaves2 int, sizes []int, ops, ops2 stri
 		parts = append(parts, "-o "+out)
 	}
 	return strings.Join(parts, " ")
+}
+
+// rlimitFlag writes the --rlimit flag of a command line (" --rlimit N"),
+// "" for none.
+func rlimitFlag(rlimit uint64) string {
+	if rlimit == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" --rlimit %d", rlimit)
 }

@@ -34,6 +34,11 @@ func TestAssocGenUsage(t *testing.T) {
 	}
 }
 
+// testRlimit bounds each Z3 query of these tests in Z3's deterministic
+// resource units (--rlimit), so that what they generate does not depend
+// on the machine's load (assoc's tests use the same bound).
+const testRlimit = "30000000"
+
 // A small table is written, loads, says how to regenerate it, and its
 // journal is gone after success.
 func TestAssocGen(t *testing.T) {
@@ -41,7 +46,7 @@ func TestAssocGen(t *testing.T) {
 		t.Skip(err)
 	}
 	out := filepath.Join(t.TempDir(), "bool.txt")
-	code, stdout, errw := nestor(t, "assoc", "gen", "--type", "bool", "--leaves", "3", "--tuple", "1", "--quiet", "-o", out)
+	code, stdout, errw := nestor(t, "assoc", "gen", "--type", "bool", "--leaves", "3", "--tuple", "1", "--quiet", "--rlimit", testRlimit, "-o", out)
 	if code != 0 {
 		t.Fatalf("exit %d: %s%s", code, stdout, errw)
 	}
@@ -56,7 +61,7 @@ func TestAssocGen(t *testing.T) {
 		t.Errorf("table of %v with %d entries", tb.Type, len(tb.Entries))
 	}
 	data, _ := os.ReadFile(out)
-	if !strings.Contains(string(data), "#     nestor assoc gen --type bool --leaves 3 --tuple 1 -o "+out) {
+	if !strings.Contains(string(data), "#     nestor assoc gen --type bool --leaves 3 --tuple 1 --rlimit "+testRlimit+" -o "+out) {
 		t.Errorf("no regeneration command in:\n%s", data)
 	}
 	if _, err := os.Stat(out + ".journal"); !errors.Is(err, os.ErrNotExist) {
@@ -75,10 +80,10 @@ func TestAssocGenAddHand(t *testing.T) {
 		t.Skip(err)
 	}
 	out := filepath.Join(t.TempDir(), "int8.txt")
-	if code, stdout, errw := nestor(t, "assoc", "gen", "--type", "int8", "--leaves", "2", "--tuple", "1", "--hand=false", "--quiet", "-o", out); code != 0 {
+	if code, stdout, errw := nestor(t, "assoc", "gen", "--type", "int8", "--leaves", "2", "--tuple", "1", "--hand=false", "--quiet", "--rlimit", testRlimit, "-o", out); code != 0 {
 		t.Fatalf("gen: exit %d: %s%s", code, stdout, errw)
 	}
-	code, stdout, errw := nestor(t, "assoc", "gen", "--type", "int8", "--add-hand", "-o", out)
+	code, stdout, errw := nestor(t, "assoc", "gen", "--type", "int8", "--add-hand", "--rlimit", testRlimit, "-o", out)
 	if code != 0 {
 		t.Fatalf("--add-hand: exit %d: %s%s", code, stdout, errw)
 	}
@@ -100,10 +105,10 @@ func TestAssocGenAddHand(t *testing.T) {
 		}
 	}
 	data, _ := os.ReadFile(out)
-	if !strings.Contains(string(data), "#     nestor assoc gen --type int8 --add-hand -o "+out) {
+	if !strings.Contains(string(data), "#     nestor assoc gen --type int8 --add-hand --rlimit "+testRlimit+" -o "+out) {
 		t.Errorf("no command in the header:\n%s", data)
 	}
-	if code, stdout, _ := nestor(t, "assoc", "gen", "--type", "int8", "--add-hand", "-o", out); code != 0 || !strings.Contains(stdout, ": 0 hand primitives added") {
+	if code, stdout, _ := nestor(t, "assoc", "gen", "--type", "int8", "--add-hand", "--rlimit", testRlimit, "-o", out); code != 0 || !strings.Contains(stdout, ": 0 hand primitives added") {
 		t.Errorf("second run: exit %d: %s", code, stdout)
 	}
 }

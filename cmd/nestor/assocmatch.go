@@ -12,7 +12,7 @@ import (
 func init() { commands = append(commands, assocMatchCommand) }
 
 var assocMatchCommand = &command{
-	name: "assoc match", args: "'UPDATE' [--type T[,T…]] [--wrap] [--real] [--invariant NAME,…]",
+	name: "assoc match", args: "'UPDATE' [--type T[,T…]] [--wrap] [--assoc-math] [--invariant NAME,…]",
 	summary: `recognize the associative operator of a reduction
 
 UPDATE is the reduction's update in Halide's form, f() = {min(f()[0], in(r)),
@@ -23,7 +23,8 @@ x0 + y1)}), where y is the value folded in and k a loop-invariant value.
 --type gives the element type, or one per element (float32,int32 for an
 argmin over floats with an int index); signed int32/int64 arithmetic is
 assumed not to overflow unless --wrap, and float arithmetic is never
-reassociated unless --real (-fassociative-math). --invariant names the
+reassociated unless --assoc-math (-fassociative-math; --real is the same
+flag). --invariant names the
 values that do not change during the reduction: only those may stand for
 an operator's constant k.
 
@@ -35,7 +36,8 @@ the update is not recognized.`,
 	setup: func(fs *flag.FlagSet) runFunc {
 		types := fs.String("type", "int32", "element type, or one per element separated by commas")
 		wrap := fs.Bool("wrap", false, "signed int32/int64 arithmetic wraps (-fwrapv)")
-		real := fs.Bool("real", false, "floats may be reassociated (-fassociative-math)")
+		real := fs.Bool("assoc-math", false, "floats may be reassociated (-fassociative-math), as opt's --assoc-math")
+		fs.BoolVar(real, "real", false, "the same as --assoc-math")
 		invariant := fs.String("invariant", "", "loop-invariant names, separated by commas")
 		return func(out io.Writer, args []string) error {
 			if len(args) != 1 {
