@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -69,16 +70,30 @@ type Options struct {
 	// Kernel names the kernel function when Compare's scop is nil; empty
 	// means the function of the file's first scop.
 	Kernel string
+	// Threads are the OpenMP thread counts (OMP_NUM_THREADS) both variants
+	// are timed at, one Timing each; nil means 1 and the number of CPUs.
+	// The outputs are compared at the last count.
+	Threads []int
+}
+
+// Timing is the outcome of the timed runs at one thread count.
+type Timing struct {
+	Threads   int
+	Orig, Opt time.Duration // median kernel times
+	Speedup   float64       // Orig/Opt
+	Runs      int           // timed runs of each variant
 }
 
 // Result is the outcome of Compare.
 type Result struct {
 	Kernel string
 	Arrays []ArrayResult // in the order of the kernel's parameters, then globals
-	// Orig and Opt are the median kernel times; Speedup is Orig/Opt.
+	// Timings has one entry per thread count of Options.Threads. Orig,
+	// Opt, Speedup and Runs repeat its last (the most threads).
+	Timings   []Timing
 	Orig, Opt time.Duration
 	Speedup   float64
-	Runs      int  // timed runs of each variant
+	Runs      int
 	Match     bool // every compared element agreed
 	Warnings  []string
 	// Dir is where the harnesses are when they are kept: Options.KeepDir,
@@ -209,38 +224,71 @@ func Compare(ctx context.Context, f *frontend.File, scop *frontend.Scop, optSrc 
 		return nil, errs[1]
 	}
 
-	// The first run of each writes the outputs and counts as a timed run.
-	var times [2][]time.Duration
+	// The first run of each, at the most threads, writes the outputs and
+	// counts as a timed run.
+	last := len(opt.Threads) - 1
+	times := make([][2][]time.Duration, len(opt.Threads))
 	var data [2]*Data
 	for k, exe := range exes {
 		out := strings.TrimSuffix(exe, ".exe") + ".out"
-		d, t, err := h.run(ctx, exe, "out", out)
+		d, t, err := h.runEnv(ctx, exe, "out", out, ompEnv(opt.Threads[last]))
 		if err != nil {
 			return nil, err
 		}
 		data[k] = d
-		times[k] = append(times[k], t)
+		times[last][k] = append(times[last][k], t)
 	}
 	res.Arrays, res.Match, err = compareData(h, data[0], data[1], opt)
 	if err != nil {
 		return nil, err
 	}
-	// Alternate the variants so that drift of the machine hits both alike.
-	for len(times[0]) < opt.Runs && sum(times[0]) < opt.Budget && sum(times[1]) < opt.Budget {
-		for k, exe := range exes {
-			_, t, err := h.run(ctx, exe, "time", "")
-			if err != nil {
-				return nil, err
+	for i, threads := range opt.Threads {
+		// Alternate the variants so that drift of the machine hits both alike.
+		ts := &times[i]
+		for len(ts[0]) < opt.Runs && sum(ts[0]) < opt.Budget && sum(ts[1]) < opt.Budget {
+			for k, exe := range exes {
+				_, t, err := h.runEnv(ctx, exe, "time", "", ompEnv(threads))
+				if err != nil {
+					return nil, err
+				}
+				ts[k] = append(ts[k], t)
 			}
-			times[k] = append(times[k], t)
 		}
+		tm := Timing{Threads: threads, Runs: len(ts[0]), Orig: median(ts[0]), Opt: median(ts[1])}
+		if tm.Opt > 0 {
+			tm.Speedup = float64(tm.Orig) / float64(tm.Opt)
+		}
+		res.Timings = append(res.Timings, tm)
 	}
-	res.Runs = len(times[0])
-	res.Orig, res.Opt = median(times[0]), median(times[1])
-	if res.Opt > 0 {
-		res.Speedup = float64(res.Orig) / float64(res.Opt)
-	}
+	t := res.Timings[last]
+	res.Orig, res.Opt, res.Speedup, res.Runs = t.Orig, t.Opt, t.Speedup, t.Runs
 	return res, nil
+}
+
+// ompEnv is the environment of a timed run at threads OpenMP threads:
+// nestor's own with OMP_NUM_THREADS set and, unless the user chose a wait
+// policy (OMP_WAIT_POLICY or GOMP_SPINCOUNT), OMP_WAIT_POLICY=passive:
+// threads that wait at a barrier sleep instead of spinning, which costs a
+// little on an idle machine and keeps a loaded one from losing whole time
+// slices to spinning threads (libgomp spins about 300,000 times first).
+func ompEnv(threads int) []string {
+	var env []string
+	policy := false
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		switch name {
+		case "OMP_NUM_THREADS":
+			continue
+		case "OMP_WAIT_POLICY", "GOMP_SPINCOUNT":
+			policy = true
+		}
+		env = append(env, kv)
+	}
+	env = append(env, fmt.Sprintf("OMP_NUM_THREADS=%d", threads))
+	if !policy {
+		env = append(env, "OMP_WAIT_POLICY=passive")
+	}
+	return env
 }
 
 // Execute builds the original file's harness and runs it twice: once
@@ -314,6 +362,12 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Budget <= 0 {
 		o.Budget = DefaultBudget
+	}
+	if len(o.Threads) == 0 {
+		o.Threads = []int{1}
+		if n := runtime.NumCPU(); n > 1 {
+			o.Threads = append(o.Threads, n)
+		}
 	}
 	return o
 }

@@ -401,3 +401,31 @@ func TestExactTolerance(t *testing.T) {
 		t.Errorf("exact, equal arrays (NaN included): %+v", r)
 	}
 }
+
+// TestTimingsPerThreadCount: one timing line per thread count, each naming
+// its count; the runs get the thread count and a passive wait policy unless
+// the user chose one.
+func TestTimingsPerThreadCount(t *testing.T) {
+	r := &Result{Match: true, Timings: []Timing{
+		{Threads: 1, Orig: 2 * time.Millisecond, Opt: time.Millisecond, Speedup: 2, Runs: 5},
+		{Threads: 4, Orig: 2 * time.Millisecond, Opt: 500 * time.Microsecond, Speedup: 4, Runs: 5},
+	}}
+	var b strings.Builder
+	r.Format(&b)
+	for _, want := range []string{"1 thread: original 2 ms, nestor 1 ms, speedup 2.00x", "4 threads: original 2 ms, nestor 500 µs, speedup 4.00x"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, b.String())
+		}
+	}
+	t.Setenv("OMP_WAIT_POLICY", "")
+	os.Unsetenv("OMP_WAIT_POLICY")
+	t.Setenv("OMP_NUM_THREADS", "7")
+	env := strings.Join(ompEnv(3), "\n")
+	if !strings.Contains(env, "OMP_NUM_THREADS=3") || strings.Contains(env, "OMP_NUM_THREADS=7") || !strings.Contains(env, "OMP_WAIT_POLICY=passive") {
+		t.Errorf("ompEnv(3):\n%s", env)
+	}
+	t.Setenv("GOMP_SPINCOUNT", "1000")
+	if env := strings.Join(ompEnv(3), "\n"); strings.Contains(env, "OMP_WAIT_POLICY=passive") {
+		t.Errorf("a user's GOMP_SPINCOUNT overridden:\n%s", env)
+	}
+}

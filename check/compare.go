@@ -163,7 +163,20 @@ func (r *Result) Format(w io.Writer) {
 		}
 		fmt.Fprintf(w, "%-*s  %-20s %s\n", width, a.Name, shape, status)
 	}
-	fmt.Fprintf(w, "original %s, nestor %s, speedup %.2fx (median of %d)\n", ms(r.Orig), ms(r.Opt), r.Speedup, r.Runs)
+	timings := r.Timings
+	if len(timings) == 0 {
+		timings = []Timing{{Threads: 0, Orig: r.Orig, Opt: r.Opt, Speedup: r.Speedup, Runs: r.Runs}}
+	}
+	for _, t := range timings {
+		threads := "default threads"
+		switch {
+		case t.Threads == 1:
+			threads = "1 thread"
+		case t.Threads > 1:
+			threads = fmt.Sprintf("%d threads", t.Threads)
+		}
+		fmt.Fprintf(w, "%s: original %s, nestor %s, speedup %.2fx (median of %d)\n", threads, ms(t.Orig), ms(t.Opt), t.Speedup, t.Runs)
+	}
 	if !r.Match {
 		fmt.Fprint(w, "FAIL: results differ")
 		if r.Dir != "" {

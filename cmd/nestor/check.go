@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 
 	"nestor/check"
@@ -22,8 +23,13 @@ Both versions are compiled with $CC (default cc) -O3 -march=native, run on
 the same seeded pseudo-random inputs (then PolyBench's init_array, when the
 file has one), and every array the kernel writes is compared: exactly for
 integers, within a relative tolerance for floating point. The report gives
-the worst element per array, both run times and the speedup. The exit status
-is 1 on any mismatch.
+the worst element per array, then both run times and the speedup at 1
+thread and at all threads (--threads; OMP_NUM_THREADS, with
+OMP_WAIT_POLICY=passive unless you set a wait policy). The exit status is
+1 on any mismatch.
+
+Pointer and array parameters are assumed not to alias one another (as
+Pluto and PPCG assume); the harness passes each its own array.
 
 An int parameter x of the kernel takes its value from --param x=V, else from
 the macro X (PolyBench's convention: the kernel is called with n = N).`,
@@ -38,11 +44,16 @@ the macro X (PolyBench's convention: the kernel is called with n = N).`,
 		seed := fs.Uint64("seed", 1, "seed of the input generator")
 		var rtol tolFlag
 		fs.Var(&rtol, "rtol", "relative `tolerance` for floating point, non-negative; 0 demands equal values (default 1e-9 for double, 1e-4 for float)")
+		threads := fs.String("threads", "", "OpenMP thread `counts` to time both versions at, e.g. 1,4 (default: 1 and the number of CPUs)")
 		keep := fs.String("keep", "", "keep the harness sources and binaries in `dir`")
 		cflags := fs.String("cflags", "", "extra compiler `flags` for both versions, after "+strings.Join(check.DefaultCFlags, " "))
 		return func(out io.Writer, args []string) error {
 			if len(args) == 1 && args[0] == "-" {
 				return usageError{"check compiles the original file: give its path, not - (standard input)"}
+			}
+			counts, err := threadCounts(*threads)
+			if err != nil {
+				return err
 			}
 			f, err := src.parse(args)
 			if err != nil {
@@ -73,6 +84,7 @@ the macro X (PolyBench's convention: the kernel is called with n = N).`,
 				RTol:         rtol.v,
 				Exact:        rtol.set && rtol.v == 0,
 				KeepDir:      *keep,
+				Threads:      counts,
 			})
 			if err != nil {
 				return err
@@ -84,6 +96,23 @@ the macro X (PolyBench's convention: the kernel is called with n = N).`,
 			return nil
 		}
 	},
+}
+
+// threadCounts parses --threads: positive integers separated by commas;
+// "" is nil (check's default).
+func threadCounts(s string) ([]int, error) {
+	if s == "" {
+		return nil, nil
+	}
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 {
+			return nil, usageError{fmt.Sprintf("--threads %q: want positive integers separated by commas, e.g. 1,4", s)}
+		}
+		out = append(out, n)
+	}
+	return out, nil
 }
 
 // pickKernel returns the first region of the function to check.
