@@ -455,6 +455,12 @@ func (e *Evaluator) loop(s *step, init Value, trips int, stride *big.Int, inv []
 	args := make([]Value, 2+len(inv))
 	copy(args[2:], inv)
 	for i := range trips {
+		if e.limited {
+			if e.budget <= 0 {
+				return Value{}, fmt.Errorf("xls: evaluation budget exhausted")
+			}
+			e.budget--
+		}
 		args[0] = mkBits(w, new(big.Int).Mul(big.NewInt(int64(i)), stride))
 		args[1] = acc
 		v, err := e.run(s.callee, args)

@@ -12,7 +12,7 @@ import (
 // must be idempotent, and evaluating every function on random inputs
 // must not panic (within a budget of steps).
 func FuzzParse(f *testing.F) {
-	for _, file := range testFiles(f) {
+	for _, file := range append(testFiles(f), repoFiles(f)...) {
 		src, err := os.ReadFile(file)
 		if err != nil {
 			f.Fatal(err)

@@ -211,6 +211,9 @@ func (p *parser) parsePackage() *outline.Package {
 	if len(attrs) > 0 {
 		p.failf("attribute not followed by a function, proc or block")
 	}
+	if p.pkg.Headless && len(p.pkg.Funcs)+len(p.pkg.Opaque) != 1 && len(p.errs) == 0 {
+		p.errorf(outline.Pos{Line: 1, Col: 1}, "expected 'package' (only a file of one function, proc or block may go without)")
+	}
 	if len(p.errs) > 0 {
 		return nil
 	}
