@@ -444,14 +444,15 @@ func (pr *printer) loop(l *Loop, depth int) {
 // pragmas prints the pragma lines of loop l; an OpenMP loop that contains
 // no loop forks only for minForkTrip iterations or more (a copy loop of a
 // few thousand elements takes less time than a fork), one with ForkIf
-// only when it has two iterations or more.
+// only when it has two iterations or more and its estimated work reaches
+// minForkWork (fork.go).
 func (pr *printer) pragmas(l *Loop, depth int) {
 	for _, pg := range l.Pragmas {
 		switch {
 		case pg == "omp parallel for" && leaf(l):
 			pg += pr.forkIf(l)
 		case pg == "omp parallel for" && l.ForkIf:
-			pg += fmt.Sprintf(" if(%s > %s)", pr.bound(l.Upper, false), pr.bound(l.Lower, true))
+			pg += " if(" + pr.forkWorkIf(l) + ")"
 		}
 		pr.line(depth, "#pragma "+pg)
 	}

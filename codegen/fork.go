@@ -1,0 +1,135 @@
+package codegen
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"nestor/ir"
+)
+
+// minForkWork is the fewest innermost iterations, estimated, for which an
+// OpenMP loop nested in a sequential loop forks threads. Such a loop forks
+// once per outer iteration (a stencil's time step, lu's k), and each fork
+// ends at a barrier: about a microsecond on an idle machine, and far more
+// where another process competes for the cores (a descheduled thread holds
+// up the whole team). 32768 iterations of a loop body take some tens of
+// microseconds on one core.
+const minForkWork = 1 << 15
+
+// forkWorkIf returns the condition of the if clause of an OpenMP loop l
+// nested in a sequential loop (ForkIf): l has two iterations or more, and
+// the work of one fork, estimated as below, reaches minForkWork. It is
+// "0" when the estimate is a constant below minForkWork.
+//
+// The estimate is the trip count of l times the trip counts of the first
+// chain of loops inside it (the first loop of each body). A trip count is
+// bounded by U - L + 1 for any leaf term L of the loop's lower bound (a
+// max) and U of its upper one (a min); a pair is usable when U - L reads
+// no counter of l or inside it, since the clause is evaluated before l
+// starts (a point loop of a tile: 64*t1 <= t4 < 64*t1 + 64 gives 64). A
+// loop with no usable pair counts once, so the estimate may be low for
+// loops whose extent depends on l's counter (a triangle).
+func (pr *printer) forkWorkIf(l *Loop) string {
+	iters := fmt.Sprintf("%s > %s", pr.bound(l.Upper, false), pr.bound(l.Lower, true))
+	konst := int64(1)
+	var factors []string
+	add := func(loop *Loop) {
+		c, expr, ok := pr.tripCount(loop, l.Level)
+		switch {
+		case !ok:
+		case expr == "":
+			konst *= max(c, 0)
+		default:
+			factors = append(factors, expr)
+		}
+	}
+	add(l)
+	for inner := firstLoop(l.Body); inner != nil && konst > 0 && konst < minForkWork<<20; inner = firstLoop(inner.Body) {
+		add(inner)
+	}
+	switch {
+	case konst == 0:
+		return "0"
+	case len(factors) == 0 && konst < minForkWork:
+		return "0"
+	case len(factors) == 0:
+		return iters
+	case konst >= minForkWork:
+		return iters
+	}
+	// In double: a product of trip counts can overflow int.
+	work := "(double)" + strings.Join(factors, " * ")
+	if konst > 1 {
+		work += " * " + strconv.FormatInt(konst, 10)
+	}
+	return fmt.Sprintf("%s && %s >= %d", iters, work, minForkWork)
+}
+
+// firstLoop returns the first loop in ns, looking into guards and blocks.
+func firstLoop(ns []Node) *Loop {
+	for _, n := range ns {
+		switch n := n.(type) {
+		case *Loop:
+			return n
+		case *If:
+			if l := firstLoop(n.Body); l != nil {
+				return l
+			}
+		case *Block:
+			if l := firstLoop(n.Body); l != nil {
+				return l
+			}
+		}
+	}
+	return nil
+}
+
+// tripCount bounds the trip count of loop by U - L + 1 for leaf terms
+// that read no counter of level from or deeper: a constant c (expr "")
+// when one pair gives one (the smallest), else the C expression of a pair
+// (in parentheses). ok is false when no pair is usable.
+func (pr *printer) tripCount(loop *Loop, from int) (c int64, expr string, ok bool) {
+	free := func(a ir.Aff) bool {
+		for k := from; k < len(a.Iter); k++ {
+			if a.Iter[k] != 0 {
+				return false
+			}
+		}
+		return true
+	}
+	step := max(loop.Step, 1)
+	best := int64(-1)
+	for _, lo := range loop.Lower {
+		for _, up := range loop.Upper {
+			if lo.Of != nil || up.Of != nil {
+				continue
+			}
+			if lo.Den == 1 && up.Den == 1 {
+				d := sub(up.Aff, lo.Aff)
+				if d.IsConst() {
+					if n := d.Const/step + 1; best < 0 || n < best {
+						best = n
+					}
+					continue
+				}
+				if expr == "" && free(d) {
+					d.Const++
+					expr = "(" + pr.aff(d, nil) + ")"
+				}
+				continue
+			}
+			if expr == "" && free(lo.Aff) && free(up.Aff) {
+				if l := pr.term(lo, true); l == "0" {
+					expr = fmt.Sprintf("(%s + 1)", pr.term(up, false))
+				} else {
+					expr = fmt.Sprintf("(%s - %s + 1)", pr.term(up, false), l)
+				}
+			}
+		}
+	}
+	if best >= 0 {
+		return best, "", true
+	}
+	return 0, expr, expr != ""
+}
