@@ -429,3 +429,25 @@ func TestTimingsPerThreadCount(t *testing.T) {
 		t.Errorf("a user's GOMP_SPINCOUNT overridden:\n%s", env)
 	}
 }
+
+// TestAliasWarnings: a call passing one array twice to array parameters is
+// named; the definition, other calls and scalars passed twice are not.
+func TestAliasWarnings(t *testing.T) {
+	fn := &frontend.Func{Name: "kernel", Params: []frontend.FuncParam{
+		{Name: "n", Elem: ir.Int}, {Name: "m", Elem: ir.Int},
+		{Name: "A", Elem: ir.Double, Dims: []ir.Aff{{}}}, {Name: "B", Elem: ir.Double, Dims: []ir.Aff{{}}},
+	}}
+	src := `void kernel(int n, int m, double A[n], double B[n]) { }
+int main(void) {
+  double x[10], y[10];
+  kernel(10, 10, x, y);
+  kernel(10, 10, x, x);
+  kernel (n, n, POLYBENCH_ARRAY(y), POLYBENCH_ARRAY(y));
+  return 0;
+}
+`
+	got := aliasWarnings([]byte(src), fn)
+	if len(got) != 2 || !strings.Contains(got[0], "passes x as both A and B") || !strings.Contains(got[1], "POLYBENCH_ARRAY(y) as both A and B") {
+		t.Errorf("got %q", got)
+	}
+}

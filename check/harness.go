@@ -3,6 +3,7 @@ package check
 import (
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -70,6 +71,7 @@ func newHarness(f *frontend.File, scop *frontend.Scop, opt Options) (*harness, e
 		return nil, fmt.Errorf("check: cannot #include %q: the path has a quote, backslash or newline", path)
 	}
 	h := &harness{kernel: main.Func, origPath: path, params: opt.Params, seed: opt.Seed}
+	h.warnings = aliasWarnings(f.Src, main.Func)
 	if h.isMain() {
 		return h.planMain(f, scops)
 	}
@@ -624,3 +626,76 @@ func wrapEach(xs []string, pre, post string) []string {
 	}
 	return out
 }
+
+// aliasWarnings looks, in the file's text, for calls of the kernel that
+// pass one array to two of its array or pointer parameters (kernel(n, A,
+// A)): nestor assumes such parameters do not alias (as Pluto and PPCG do),
+// so the optimized kernel may compute something else for that call. The
+// harness itself passes every parameter its own array; the warning says
+// what it cannot check.
+func aliasWarnings(src []byte, kernel *frontend.Func) []string {
+	var out []string
+	re := regexp.MustCompile(`\b` + regexp.QuoteMeta(kernel.Name) + `\s*\(`)
+	seen := map[string]bool{}
+	for _, m := range re.FindAllIndex(src, -1) {
+		args, ok := callArgs(src[m[1]:])
+		if !ok || len(args) != len(kernel.Params) {
+			continue // the definition, a declaration, or not a call we can read
+		}
+		byArg := map[string]string{}
+		for k, p := range kernel.Params {
+			if len(p.Dims) == 0 && !p.Pointer {
+				continue
+			}
+			a := strings.TrimLeft(strings.Join(strings.Fields(args[k]), ""), "&")
+			if a == "" || a == "0" || a == "NULL" {
+				continue
+			}
+			if q, dup := byArg[a]; dup && !seen[a+"/"+q+"/"+p.Name] {
+				seen[a+"/"+q+"/"+p.Name] = true
+				out = append(out, fmt.Sprintf("a call of %s passes %s as both %s and %s: nestor assumes array parameters do not alias, so the optimized kernel may differ for that call (this check gives each its own array)",
+					kernel.Name, strings.TrimSpace(args[k]), q, p.Name))
+			}
+			byArg[a] = p.Name
+		}
+	}
+	return out
+}
+
+// callArgs splits the argument list that starts right after a call's "(",
+// at the commas outside parentheses and brackets; ok is false when the
+// text looks like a declaration (a type before a name) or never closes.
+func callArgs(src []byte) (args []string, ok bool) {
+	depth, start := 0, 0
+	for i, c := range src {
+		switch c {
+		case '(', '[', '{':
+			depth++
+		case ']', '}':
+			depth--
+		case ')':
+			if depth == 0 {
+				args = append(args, string(src[start:i]))
+				for _, a := range args {
+					if declLike.MatchString(strings.TrimSpace(a)) {
+						return nil, false
+					}
+				}
+				return args, true
+			}
+			depth--
+		case ',':
+			if depth == 0 {
+				args = append(args, string(src[start:i]))
+				start = i + 1
+			}
+		case ';':
+			return nil, false
+		}
+	}
+	return nil, false
+}
+
+// declLike matches a parameter declaration ("int n", "double A[n]",
+// "DATA_TYPE POLYBENCH_2D(...)"): two words in a row.
+var declLike = regexp.MustCompile(`^[A-Za-z_]\w*[\s*]+[A-Za-z_(]`)
