@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 
 	"nestor/assoc"
@@ -338,7 +339,7 @@ func factor(s *region, opt *Options) error {
 }
 
 // footprint returns the bytes of the arrays p accesses, when every one
-// has constant extents.
+// has constant extents (and the total fits an int64).
 func footprint(p *ir.Program) (int64, bool) {
 	used := map[int]bool{}
 	for _, st := range p.Stmts {
@@ -351,10 +352,13 @@ func footprint(p *ir.Program) (int64, bool) {
 		arr := p.Arrays[a]
 		size := int64(arr.Elem.Size())
 		for _, d := range arr.Dims {
-			if !d.IsConst() || d.Const <= 0 {
+			if !d.IsConst() || d.Const <= 0 || size > math.MaxInt64/d.Const {
 				return 0, false
 			}
 			size *= d.Const
+		}
+		if total > math.MaxInt64-size {
+			return 0, false
 		}
 		total += size
 	}

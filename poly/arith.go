@@ -13,15 +13,19 @@ var ErrOverflow = errors.New("poly: overflow")
 // on overflow; exported functions recover it into ErrOverflow (see catch).
 type overflow struct{}
 
-// catch converts an internal overflow panic into ErrOverflow. Use as
+// catch converts an internal overflow panic into ErrOverflow, and a spent
+// Work budget (overLimit) into ErrLimit. Use as
 // defer catch(&err) in every exported function that does arithmetic.
 func catch(err *error) {
 	if r := recover(); r != nil {
-		if _, ok := r.(overflow); ok {
+		switch r.(type) {
+		case overflow:
 			*err = ErrOverflow
-			return
+		case overLimit:
+			*err = ErrLimit
+		default:
+			panic(r)
 		}
-		panic(r)
 	}
 }
 

@@ -49,8 +49,11 @@
 // fractional coordinate and is pruned when its rational minimum cannot beat
 // the best integer point found. IsRationalEmpty decides the rational
 // relaxation of the constraints as given. Branch and bound is cut off after
-// maxBranchNodes nodes or maxBranchDepth levels (or at the deadline of
-// LexMinDeadline); it then returns ErrLimit rather than a guess. On a
+// maxBranchNodes nodes or maxBranchDepth levels (or when the Work budget
+// of LexMinWork is spent); it then returns ErrLimit rather than a guess.
+// A Work budget counts deterministic units (tableau entries a pivot
+// updates, coefficients Fourier–Motzkin combines) shared by the calls a
+// caller makes; EliminateRationalWork and LexMinWork charge it. On a
 // bounded set it always terminates; on an unbounded integer-empty set it may
 // hit the limit.
 //

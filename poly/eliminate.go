@@ -46,11 +46,17 @@ const keepUnpruned = 8
 // contradictory rows). The result is sorted; it returns ErrLimit when the
 // system grows past maxEliminateRows rows.
 func EliminateRational(rows []Constraint, nv, keep int) (out []Constraint, err error) {
+	return EliminateRationalWork(rows, nv, keep, nil)
+}
+
+// EliminateRationalWork is EliminateRational charging its work to w: it
+// returns ErrLimit once w is spent.
+func EliminateRationalWork(rows []Constraint, nv, keep int, w *Work) (out []Constraint, err error) {
 	defer catch(&err)
 	if keep < 0 || keep > nv {
 		panic("poly: EliminateRational: keep out of range")
 	}
-	e := &eliminator{nv: nv}
+	e := &eliminator{nv: nv, work: w}
 	for _, r := range rows {
 		if len(r.Coef) != nv+1 {
 			panic("poly: EliminateRational: row of the wrong length")
@@ -74,7 +80,7 @@ func EliminateRational(rows []Constraint, nv, keep int) (out []Constraint, err e
 	}
 	empty := false
 	if len(res) > keepUnpruned {
-		res, empty = pruneRational(res, keep)
+		res, empty = pruneRational(res, keep, w)
 	}
 	if empty {
 		return falseRow(keep), nil
@@ -96,6 +102,7 @@ type eliminator struct {
 	nv   int
 	rows []Constraint
 	err  error
+	work *Work // charged per coefficient combined and by pruning's LPs
 }
 
 // add normalizes r and adds it unless it is trivially true or dominated;
@@ -220,6 +227,7 @@ func (e *eliminator) fourierMotzkin(keep int) bool {
 				e.rows = append(e.rows, r)
 			}
 		}
+		e.work.charge(int64(len(lower)) * int64(len(upper)) * int64(e.nv+1))
 		for _, l := range lower {
 			for _, u := range upper {
 				if !e.add(Constraint{Coef: combineOut(u.Coef, l.Coef, best)}) {
@@ -230,7 +238,7 @@ func (e *eliminator) fourierMotzkin(keep int) bool {
 		e.dedupe()
 		if n := len(e.rows); n > pruneAfter && n > pruned {
 			var empty bool
-			if e.rows, empty = pruneRational(e.rows, e.nv); empty {
+			if e.rows, empty = pruneRational(e.rows, e.nv, e.work); empty {
 				return false
 			}
 			pruned = len(e.rows)
@@ -278,8 +286,8 @@ func normalizeRational(r *Constraint) rowKind {
 // pruneRational removes the inequalities of rows that the others imply
 // over the rationals (see implied). It reports empty when the rows have no
 // rational point. Equalities are kept.
-func pruneRational(rows []Constraint, nv int) (out []Constraint, empty bool) {
-	if implied(rows, nv, falseRow(nv)[0]) { // −1 ≥ 0: by the dual, cheaper
+func pruneRational(rows []Constraint, nv int, w *Work) (out []Constraint, empty bool) {
+	if implied(rows, nv, falseRow(nv)[0], w) { // −1 ≥ 0: by the dual, cheaper
 		return nil, true
 	}
 	out = slices.Clone(rows)
@@ -288,7 +296,7 @@ func pruneRational(rows []Constraint, nv int) (out []Constraint, empty bool) {
 			continue
 		}
 		others := slices.Concat(out[:i], out[i+1:])
-		if implied(others, nv, out[i]) {
+		if implied(others, nv, out[i], w) {
 			out = others
 		}
 	}
@@ -308,7 +316,7 @@ func pruneRational(rows []Constraint, nv int) (out []Constraint, empty bool) {
 // feasibility: rows are infeasible exactly when some such y has
 // Σ y_i·c_i < 0, so that the minimum is unbounded; implied then reports
 // true.
-func implied(rows []Constraint, nv int, r Constraint) bool {
+func implied(rows []Constraint, nv int, r Constraint, w *Work) bool {
 	ncol := 0
 	for _, q := range rows {
 		ncol++
@@ -316,6 +324,7 @@ func implied(rows []Constraint, nv int, r Constraint) bool {
 			ncol++
 		}
 	}
+	w.charge(int64(nv+1) * int64(ncol+1)) // the dual's tableau, built before any pivot
 	A := make([][]int64, nv)
 	for j := range A {
 		A[j] = make([]int64, ncol)
@@ -334,7 +343,7 @@ func implied(rows []Constraint, nv int, r Constraint) bool {
 			}
 		}
 	}
-	st, val := lpMinStd(A, r.Coef[:nv], cost)
+	st, val := lpMinStd(A, r.Coef[:nv], cost, w)
 	switch st {
 	case lpUnbounded:
 		return true // only when rows are infeasible

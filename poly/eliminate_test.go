@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
-	"time"
 )
 
 // ratRow is a row over the rationals, for the brute-force oracle.
@@ -149,14 +148,14 @@ func TestImpliedMatchesPrimal(t *testing.T) {
 	for range propertyCases {
 		nv := 1 + rng.IntN(4)
 		rows := slices.Concat(randRows(rng, nv), randRows(rng, nv))
-		if got, want := implied(rows, nv, falseRow(nv)[0]), !lpFeasible(rows, nv); got != want {
+		if got, want := implied(rows, nv, falseRow(nv)[0], nil), !lpFeasible(rows, nv); got != want {
 			t.Fatalf("rows %v infeasible: got %v, want %v", rows, got, want)
 		} else if got {
 			continue // implied needs a feasible system
 		}
 		r := randRows(rng, nv)[0]
 		r.Eq = false
-		got := implied(rows, nv, r)
+		got := implied(rows, nv, r, nil)
 		want := false
 		if st, _, val := lpMin(rows, nv, r.Coef[:nv]); st == lpOptimal {
 			want = val.add(ri(r.Coef[nv])).sign() >= 0
@@ -182,7 +181,7 @@ func TestLexMatchesSequential(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, dir := range []int64{1, -1} {
-			got, ok, err := s.lex(nil, dir, time.Time{})
+			got, ok, err := s.lex(nil, dir, nil)
 			if errors.Is(err, ErrLimit) {
 				continue
 			}

@@ -3,7 +3,6 @@ package poly
 import (
 	"errors"
 	"slices"
-	"time"
 )
 
 // Branch-and-bound limits. Exceeding either returns ErrLimit, never a guess.
@@ -268,20 +267,20 @@ func (s *Set) opt(f []int64, params []int64, dir int64) (Result, error) {
 // ErrUnbounded if some dimension has no minimum.
 func (s *Set) LexMin(params []int64) (point []int64, ok bool, err error) {
 	defer catch(&err)
-	return s.lex(params, 1, time.Time{})
+	return s.lex(params, 1, nil)
 }
 
-// LexMinDeadline is LexMin that gives up with ErrLimit once deadline has
-// passed (checked at every node of the search).
-func (s *Set) LexMinDeadline(params []int64, deadline time.Time) (point []int64, ok bool, err error) {
+// LexMinWork is LexMin charging its simplex pivots to w: it gives up with
+// ErrLimit once w is spent.
+func (s *Set) LexMinWork(params []int64, w *Work) (point []int64, ok bool, err error) {
 	defer catch(&err)
-	return s.lex(params, 1, deadline)
+	return s.lex(params, 1, w)
 }
 
 // LexMax is LexMin for the lexicographically largest point.
 func (s *Set) LexMax(params []int64) (point []int64, ok bool, err error) {
 	defer catch(&err)
-	return s.lex(params, -1, time.Time{})
+	return s.lex(params, -1, nil)
 }
 
 // lex minimizes dir·x lexicographically over the integer points of s at
@@ -289,7 +288,7 @@ func (s *Set) LexMax(params []int64) (point []int64, ok bool, err error) {
 // then lexicographic branch and bound (lexBnB) runs on z with the forms
 // f_i = dir·M_i·z, x's coordinates up to their constants. Where some
 // relaxation is unbounded, lexSequential decides what LexMin means then.
-func (s *Set) lex(params []int64, dir int64, deadline time.Time) ([]int64, bool, error) {
+func (s *Set) lex(params []int64, dir int64, w *Work) ([]int64, bool, error) {
 	if s.empty {
 		return nil, false, nil
 	}
@@ -300,10 +299,11 @@ func (s *Set) lex(params []int64, dir int64, deadline time.Time) ([]int64, bool,
 	}
 	k := lat.k
 	t := newTableau(ineqs, k)
+	t.work = w
 	if !t.phase1() {
 		return nil, false, nil
 	}
-	b := &lexBnB{deadline: deadline}
+	b := &lexBnB{}
 	for i := range nd {
 		f := make([]int64, k)
 		for j := range k {
@@ -385,12 +385,11 @@ func negated(c []int64) []int64 {
 // which the other child is pruned at its root. When no form is fractional
 // r is the node's integer lexmin (integral forms make z integral: x is).
 type lexBnB struct {
-	forms    [][]int64
-	deadline time.Time // zero: none
-	nodes    int
-	found    bool
-	best     []int64 // the incumbent's form values
-	point    []int64 // the incumbent
+	forms [][]int64
+	nodes int
+	found bool
+	best  []int64 // the incumbent's form values
+	point []int64 // the incumbent
 }
 
 // errLexInternal reports a broken invariant of lexBnB: our bug.
@@ -399,9 +398,6 @@ var errLexInternal = errors.New("poly: lexmin: integral coordinates at a fractio
 func (b *lexBnB) node(t *tableau, depth int) error {
 	b.nodes++
 	if b.nodes > maxBranchNodes || depth > maxBranchDepth {
-		return ErrLimit
-	}
-	if !b.deadline.IsZero() && time.Now().After(b.deadline) {
 		return ErrLimit
 	}
 	r, ok := t.lexmin(b.forms)

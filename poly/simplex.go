@@ -64,6 +64,8 @@ type tableau struct {
 	// frozen marks nonbasic columns held at 0: they never enter the basis
 	// (nil: none). See lexmin.
 	frozen []bool
+	// work is charged (m+1)·(n+1) per pivot; nil: unlimited.
+	work *Work
 }
 
 func newTableau(rows []Constraint, nv int) *tableau {
@@ -229,13 +231,14 @@ func (t *tableau) minimize() bool {
 // by its m rows of n entries), the standard form, with no column split
 // and no slack, so that a problem with few rows and many columns (the dual
 // of a system with few variables and many inequalities) has a small
-// tableau. On lpOptimal it returns the optimal value.
-func lpMinStd(A [][]int64, b []int64, cost []int64) (lpStatus, rat) {
+// tableau. On lpOptimal it returns the optimal value. Its pivots are
+// charged to work.
+func lpMinStd(A [][]int64, b []int64, cost []int64, work *Work) (lpStatus, rat) {
 	m, n := len(A), len(cost)
 	w := n + 1
 	buf := make([]int64, (m+1)*w)
 	t := &tableau{m: m, n: n, a: make([][]int64, m+1), d: make([]int64, m+1),
-		basis: make([]int, m), row: make([]int, n)}
+		basis: make([]int, m), row: make([]int, n), work: work}
 	for j := range t.row {
 		t.row[j] = -1
 	}
@@ -353,6 +356,7 @@ func cmpFrac(p, q, r, s int64) int {
 
 // pivot makes column col basic in row r.
 func (t *tableau) pivot(r, col int) {
+	t.work.charge(int64(t.m+1) * int64(t.n+1))
 	pr := t.a[r]
 	p := pr[col]
 	if p < 0 {
@@ -431,7 +435,7 @@ func (t *tableau) cloneWide() *tableau {
 	n, w := t.n+1, t.n+2
 	buf := make([]int64, (t.m+2)*w)
 	c := &tableau{nv: t.nv, m: t.m, n: n, a: make([][]int64, t.m+1, t.m+2), d: make([]int64, t.m+1, t.m+2),
-		basis: make([]int, t.m, t.m+1), row: make([]int, n)}
+		basis: make([]int, t.m, t.m+1), row: make([]int, n), work: t.work}
 	for i, ai := range t.a {
 		ci := buf[i*w : (i+1)*w : (i+1)*w]
 		copy(ci, ai[:t.n])

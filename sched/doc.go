@@ -24,13 +24,18 @@
 // result. Of the rows of one statement pair, those implied by another and
 // the non-negativity of the unknowns are dropped. Each loop row is then
 // the integer lexicographic minimum of the scheduling problem
-// (poly.LexMinDeadline). A statement whose rows already span its
+// (poly.LexMinWork). A statement whose rows already span its
 // counters gets constant rows, except that, when no row exists otherwise,
 // a band of two or more rows none of them parallel (a time-skewed band)
 // may give it a row that combines its earlier ones, as Pluto does, rather
 // than end (fdtd-2d: ey[0][j] = … takes [t, t + j, t] and the band stays
 // three deep, its stride-1 loop innermost); ApplyPlan turns such a row
-// into an equality of the loop counters. Compute never runs past Options.Budget
-// (DefaultBudget, 2 s, when zero): it then returns an error wrapping
-// ErrNoSchedule, and the caller keeps the original order.
+// into an equality of the loop counters. Compute never does more work than
+// Options.Budget (DefaultBudget when zero), counted in poly.Work units by
+// every elimination and simplex it runs, so the limit holds whatever the
+// input (a 12-deep nest) and its outcome does not depend on the machine or
+// its load: past it Compute returns an error wrapping ErrNoSchedule, and
+// the caller keeps the original order. When the constants of a program
+// with constant sizes overflow int64, Compute schedules it with those
+// constants as parameters (lift.go) and lowers the schedule back.
 package sched

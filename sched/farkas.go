@@ -104,7 +104,7 @@ func (s *scheduler) edgeConstraints(e int) ([]poly.Constraint, error) {
 		s.farkas[e] = cs
 		return cs, nil
 	}
-	ep, err := prepare(ed.Set)
+	ep, err := prepare(ed.Set, s.work)
 	if err != nil {
 		return nil, err
 	}
@@ -264,8 +264,11 @@ func (s *scheduler) farkasRows(ed *deps.Edge, ep *edgePoly, bound bool) ([]poly.
 		}
 		cs = append(cs, poly.Constraint{Eq: eq, Coef: c})
 	}
-	red, err := poly.EliminateRational(cs, nl+nm, nl)
+	red, err := poly.EliminateRationalWork(cs, nl+nm, nl, s.work)
 	if err != nil {
+		if s.work.Exhausted() {
+			return nil, s.overBudget()
+		}
 		if errors.Is(err, poly.ErrLimit) {
 			return nil, fmt.Errorf("%w: eliminating Farkas multipliers: %v", ErrNoSchedule, err)
 		}
@@ -309,7 +312,7 @@ type elimStep struct {
 // projection of the integer points keeps satisfying the result, so its
 // rows may be tightened (poly.NewSet) before the redundant ones go
 // (poly.EliminateRational with nothing to eliminate).
-func prepare(set *poly.Set) (*edgePoly, error) {
+func prepare(set *poly.Set, work *poly.Work) (*edgePoly, error) {
 	sp := set.Space()
 	nv := sp.NVar()
 	rows := set.Constraints()
@@ -349,7 +352,7 @@ func prepare(set *poly.Set) (*edgePoly, error) {
 		}
 		rows = t.Constraints()
 	}
-	rows, err := poly.EliminateRational(rows, nv, nv)
+	rows, err := poly.EliminateRationalWork(rows, nv, nv, work)
 	if err != nil {
 		return nil, err
 	}

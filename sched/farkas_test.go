@@ -29,7 +29,7 @@ func TestFarkasRowsMatchLegal(t *testing.T) {
 		}
 		s := newScheduler(p, g)
 		for e, ed := range g.Edges {
-			ep, err := prepare(ed.Set)
+			ep, err := prepare(ed.Set, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

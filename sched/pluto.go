@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"time"
 
 	"nestor/deps"
 	"nestor/ir"
@@ -32,14 +31,21 @@ type Options struct {
 	// statement writes the same array and its subscripts are legal rows,
 	// they become the outer band.
 	Align bool
-	// Budget bounds the time Compute may take; past it Compute gives up
-	// with an error wrapping ErrNoSchedule. Zero means DefaultBudget.
-	Budget time.Duration
+	// Budget bounds the work Compute may do, in poly.Work units (simplex
+	// tableau entries updated, Fourier–Motzkin coefficients combined);
+	// past it Compute gives up with an error wrapping ErrNoSchedule. Work,
+	// not time: the schedule of a region does not depend on the machine
+	// nor on its load. Zero means DefaultBudget.
+	Budget int64
 }
 
-// DefaultBudget is the time Compute takes at most when Options.Budget is
-// zero. Every corpus kernel needs less than a tenth of it.
-const DefaultBudget = 2 * time.Second
+// DefaultBudget is the work Compute does at most when Options.Budget is
+// zero: 5e8 units, about a second on the machines we measured (a unit
+// takes 1 to 3 ns: deep nests' Fourier–Motzkin steps and their small
+// linear programs are the slow end). The corpus kernel that needs most,
+// deriche, takes 2.7e7 (TestComputeCorpus fails past a tenth of the
+// budget).
+const DefaultBudget = 5e8
 
 // ErrNoSchedule means the scheduler found no legal hyperplane and no cut:
 // the caller keeps the original order.
@@ -57,13 +63,37 @@ var ErrNoSchedule = errors.New("sched: no affine schedule found")
 // row exists, the statements are cut by strongly connected components (a
 // scalar dimension). Coefficients on a counter of a loop that counts down
 // are negative (the counter is oriented by its Dir).
+//
+// When p's constant sizes make the exact arithmetic overflow int64,
+// Compute schedules p with those constants as parameters instead (see
+// LiftConstants; Schedule.Lifted says so). Both attempts share the
+// budget.
 func Compute(p *ir.Program, g *deps.Graph, opt Options) (*Schedule, error) {
-	s := newScheduler(p, g)
 	budget := opt.Budget
 	if budget <= 0 {
 		budget = DefaultBudget
 	}
-	s.deadline = time.Now().Add(budget)
+	work := poly.NewWork(budget)
+	sc, err := compute(p, g, opt, work)
+	if errors.Is(err, poly.ErrOverflow) {
+		return computeLifted(p, opt, work, err)
+	}
+	return sc, err
+}
+
+// compute is Compute on p as it is, charging work.
+func compute(p *ir.Program, g *deps.Graph, opt Options, work *poly.Work) (*Schedule, error) {
+	s := newScheduler(p, g)
+	s.work = work
+	sc, err := s.compute(opt)
+	if err != nil && s.work.Exhausted() {
+		return nil, s.overBudget() // whichever step noticed it
+	}
+	return sc, err
+}
+
+func (s *scheduler) compute(opt Options) (*Schedule, error) {
+	p, g := s.p, s.g
 	aligned := opt.Align && s.align()
 	s.aligned = aligned
 	if aligned {
@@ -96,6 +126,7 @@ func Compute(p *ir.Program, g *deps.Graph, opt Options) (*Schedule, error) {
 	}
 	s.endBand()
 	s.finalOrder()
+	s.sc.Work = s.work.Used()
 	if aligned {
 		canonicalOffsets(p, g, s.sc, len(p.Stmts[0].Accesses[0].Index)) // after the aligned rows
 	}
@@ -122,13 +153,18 @@ func (s *scheduler) endBand() bool {
 	return progress
 }
 
-// checkBudget returns an error wrapping ErrNoSchedule once the deadline
-// (set by Compute) has passed.
+// checkBudget returns an error wrapping ErrNoSchedule once the work
+// budget (set by Compute) is spent.
 func (s *scheduler) checkBudget() error {
-	if !s.deadline.IsZero() && time.Now().After(s.deadline) {
-		return fmt.Errorf("%w: over the time budget", ErrNoSchedule)
+	if s.work.Exhausted() {
+		return s.overBudget()
 	}
 	return nil
+}
+
+// overBudget is the error of a spent work budget.
+func (s *scheduler) overBudget() error {
+	return fmt.Errorf("%w: over the scheduling budget (%.3g units of work; --sched-budget)", ErrNoSchedule, float64(s.work.Used()))
 }
 
 // maxDims bounds the number of time dimensions (a safety net against a
@@ -136,21 +172,21 @@ func (s *scheduler) checkBudget() error {
 const maxDims = 64
 
 type scheduler struct {
-	p        *ir.Program
-	g        *deps.Graph
-	sc       *Schedule
-	live     []bool                       // edges not satisfied before the current band
-	sat      []bool                       // live edges a row of the current band satisfies
-	deadline time.Time                    // see Options.Budget
-	aligned  bool                         // the outer band is write-aligned (align.go): inner rows keep constant rows for full statements
-	band     int                          // the first dimension of the current band
-	h        [][][]int64                  // per statement, the linear parts of its loop rows
-	farkas   map[int][]poly.Constraint    // per edge, its Farkas rows
-	shapes   map[int][]poly.Constraint    // the same, per shape (shapeOf)
-	groups   map[string][]poly.Constraint // the pruned rows of a set of edges of one statement pair
-	shape    []int                        // per edge, an id shared by edges of equal pair and polyhedron
-	shapeK   map[string]int
-	effects  map[effectKey]effectResult // see rowEffect
+	p       *ir.Program
+	g       *deps.Graph
+	sc      *Schedule
+	live    []bool                       // edges not satisfied before the current band
+	sat     []bool                       // live edges a row of the current band satisfies
+	work    *poly.Work                   // see Options.Budget
+	aligned bool                         // the outer band is write-aligned (align.go): inner rows keep constant rows for full statements
+	band    int                          // the first dimension of the current band
+	h       [][][]int64                  // per statement, the linear parts of its loop rows
+	farkas  map[int][]poly.Constraint    // per edge, its Farkas rows
+	shapes  map[int][]poly.Constraint    // the same, per shape (shapeOf)
+	groups  map[string][]poly.Constraint // the pruned rows of a set of edges of one statement pair
+	shape   []int                        // per edge, an id shared by edges of equal pair and polyhedron
+	shapeK  map[string]int
+	effects map[effectKey]effectResult // see rowEffect
 	// unknown layout: u (one per parameter), w, σ = Σ c, then per
 	// statement c0 and its counter coefficients.
 	np, nu int
@@ -262,7 +298,7 @@ func (s *scheduler) hyperplaneWith(free bool) (bool, error) {
 	if n := len(set.Constraints()); n > maxILPRows {
 		return false, fmt.Errorf("%w: the scheduling problem has %d constraints (limit %d)", ErrNoSchedule, n, maxILPRows)
 	}
-	sol, ok, err := set.LexMinDeadline(nil, s.deadline)
+	sol, ok, err := set.LexMinWork(nil, s.work)
 	if errors.Is(err, poly.ErrLimit) {
 		if err := s.checkBudget(); err != nil {
 			return false, err

@@ -33,6 +33,12 @@ type Schedule struct {
 	// satisfied by an earlier dimension outside the band. Tiling and loop
 	// permutation stay inside a band.
 	Bands []Band
+	// Work is what Compute spent finding the schedule, in poly.Work units
+	// (see Options.Budget).
+	Work int64
+	// Lifted is the number of parameters that stood for p's constant
+	// sizes while Compute scheduled it (0: none; see LiftConstants).
+	Lifted int
 }
 
 // ParallelFor reports whether dimension k carries no dependence of
