@@ -40,6 +40,9 @@ type Options struct {
 	Schedule bool
 	// Fusion is the scheduler's fusion policy.
 	Fusion sched.Fusion
+	// SchedBudget is the scheduler's work budget per region
+	// (sched.Options.Budget; zero: sched.DefaultBudget).
+	SchedBudget int64
 	// Align tries write-aligned schedules first (sched.Options.Align).
 	Align bool
 	// Tile tiles the permutable bands of the schedule (the CLI's --tile;
@@ -244,10 +247,13 @@ func schedule(s *region, opt *Options) error {
 			return err
 		}
 	}
-	sc, err := sched.Compute(s.Prog, g, sched.Options{Fusion: opt.Fusion, Align: opt.Align})
+	sc, err := sched.Compute(s.Prog, g, sched.Options{Fusion: opt.Fusion, Align: opt.Align, Budget: opt.SchedBudget})
 	if err != nil { // ErrNoSchedule, or a limit of poly's exact arithmetic
 		opt.note(s.Scop, "kept the original order: %v", err)
 		return nil
+	}
+	if sc.Lifted > 0 {
+		opt.note(s.Scop, "its constant sizes overflow int64 in the scheduler's exact arithmetic: scheduled with %d of them as parameters, the schedule then specialized to their values", sc.Lifted)
 	}
 	if bytes, ok := footprint(s.Prog); opt.KeepCached && ok && bytes <= model.Host().L2 && !slices.Contains(sc.Parallel, true) {
 		opt.note(s.Scop, "kept the original order: the arrays fit in the L2 cache (%d KiB) and the new schedule has no parallel loop, so reordering gains no locality (and time skewing would cost the vector loops)", bytes>>10)

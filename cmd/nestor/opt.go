@@ -32,6 +32,7 @@ type sourceFlags struct {
 	reroll          bool
 	share           bool
 	expand          bool
+	schedBudget     float64
 }
 
 func (s *sourceFlags) register(fs *flag.FlagSet) {
@@ -59,6 +60,7 @@ func (s *sourceFlags) registerOpt(fs *flag.FlagSet) {
 	fs.BoolVar(&s.norfactor, "norfactor", false, "do not factor reduction loops (by default a reduction loop the schedule leaves sequential runs in parallel when its update is proved associative: per-thread partial results combined in thread order)")
 	fs.BoolVar(&s.assocMath, "assoc-math", false, "let float reductions be reassociated, in the spirit of -fassociative-math (results then agree with the original only within rounding); without it only operators exact in IEEE arithmetic, NaN included (fmin, fmax), are factored")
 	fs.BoolVar(&s.wrap, "fwrapv", false, "signed integer arithmetic wraps around, as with cc -fwrapv (by default it is assumed never to overflow)")
+	fs.Float64Var(&s.schedBudget, "sched-budget", float64(sched.DefaultBudget), "the scheduler's budget of work per region, in units of exact arithmetic (about a second per 5e8 units); past it the region keeps its original order, with a note")
 	fs.StringVar(&s.registerTile, "register-tile", "", "unroll factors of the register tiles, `ROWSxCOLS` (default: from the machine's vector registers, 6x4 with AVX-512)")
 }
 
@@ -69,6 +71,10 @@ func (s *sourceFlags) options(w io.Writer) (pipeline.Options, error) {
 		UnrollJam: s.schedule && s.unrollJam, KeepCached: s.keepCached,
 		Rfactor: !s.norfactor, AssocMath: s.assocMath, Wrap: s.wrap, Reroll: s.reroll, Share: s.share,
 		Expand: s.schedule && s.expand}
+	if s.schedBudget < 1 || s.schedBudget > 1e15 {
+		return o, usageError{fmt.Sprintf("--sched-budget %g: want a number of work units between 1 and 1e15", s.schedBudget)}
+	}
+	o.SchedBudget = int64(s.schedBudget)
 	if s.registerTile != "" {
 		r, c, ok := strings.Cut(s.registerTile, "x")
 		rows, err1 := strconv.ParseInt(r, 10, 64)

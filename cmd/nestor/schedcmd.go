@@ -41,7 +41,7 @@ original order.`,
 				if err != nil {
 					return fmt.Errorf("%s: %w", s.Pos, err)
 				}
-				sc, err := sched.Compute(s.Prog, g, sched.Options{Fusion: opts.Fusion, Align: opts.Align})
+				sc, err := sched.Compute(s.Prog, g, sched.Options{Fusion: opts.Fusion, Align: opts.Align, Budget: opts.SchedBudget})
 				if err != nil {
 					fmt.Fprintf(out, "  no schedule, the original order stays: %v\n", err)
 					continue
