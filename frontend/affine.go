@@ -92,7 +92,11 @@ func (b *builder) aff(e cc.ExpressionNode, mode affMode) (ir.Aff, string, bool) 
 		}
 		switch {
 		case b.counters[d] && mode != affSize:
-			return ir.Aff{}, fmt.Sprintf(" (loop counter %s used outside its loop)", d.Name()), false
+			a, why := b.value(d, len(b.loops))
+			if why != "" {
+				return ir.Aff{}, fmt.Sprintf(" (loop counter %s used outside its loop: %s)", d.Name(), why), false
+			}
+			return a, "", true
 		case b.counters[d]:
 			return ir.Aff{}, fmt.Sprintf(" (%s is a loop counter)", d.Name()), false
 		case b.written[d]:
@@ -166,6 +170,10 @@ func (b *builder) aff(e cc.ExpressionNode, mode affMode) (ir.Aff, string, bool) 
 			return b.exactDiv(e, x, c)
 		case cc.MultiplicativeExpressionMod:
 			return b.mod(e, x, mode)
+		}
+	case *cc.ConditionalExpression:
+		if num, d, ok := b.floorCeil(e); ok && mode == affBound {
+			return b.floorDiv(num, d), "", true
 		}
 	case *cc.ExpressionList:
 		// "(e1, e2)": the value of e2, when e1 has no effect.
@@ -387,6 +395,9 @@ type bound struct {
 func (b *builder) boundTree(e cc.ExpressionNode, what string) (*bound, bool) {
 	u := unparen(e)
 	if ce, ok := u.(*cc.ConditionalExpression); ok && ce.Case == cc.ConditionalExpressionCond {
+		if num, d, ok := b.floorCeil(ce); ok {
+			return &bound{aff: num, den: d}, true
+		}
 		if t, ok := b.minMax(ce, what); ok {
 			return t, true
 		}
@@ -637,4 +648,59 @@ func (b *builder) condition(e cc.ExpressionNode, what string) ([]ir.Constraint, 
 	}
 	b.unsupported(e, "%s is not affine: %s", what, source(e))
 	return nil, false
+}
+
+// floorCeil recognizes floor and ceiling division by a constant d > 0 as
+// nestor's nestor_floord and nestor_ceild macros expand:
+//
+//	n < 0 ? -((-n + d - 1) / d) : n / d   = ⌊n/d⌋
+//	n < 0 ? -(-n / d) : (n + d - 1) / d   = ⌈n/d⌉ = ⌊(n + d − 1)/d⌋
+//
+// Each division there has a non-negative dividend on its side of n < 0,
+// where C's truncation is floor division. It returns num and d of the
+// leaf ⌊num/d⌋.
+func (b *builder) floorCeil(ce *cc.ConditionalExpression) (ir.Aff, int64, bool) {
+	rel, ok := unparen(ce.LogicalOrExpression).(*cc.RelationalExpression)
+	if !ok || rel.Case != cc.RelationalExpressionLt {
+		return ir.Aff{}, 0, false
+	}
+	if z, ok := intValue(rel.ShiftExpression); !ok || z != 0 {
+		return ir.Aff{}, 0, false
+	}
+	div := func(e cc.ExpressionNode) (ir.Aff, int64, bool) {
+		me, ok := unparen(e).(*cc.MultiplicativeExpression)
+		if !ok || me.Case != cc.MultiplicativeExpressionDiv {
+			return ir.Aff{}, 0, false
+		}
+		d, ok := intValue(me.CastExpression)
+		if !ok || d <= 0 {
+			return ir.Aff{}, 0, false
+		}
+		x, _, ok := b.aff(me.MultiplicativeExpression, affBound)
+		return x, d, ok
+	}
+	neg, ok := unparen(ce.ExpressionList).(*cc.UnaryExpression)
+	if !ok || neg.Case != cc.UnaryExpressionMinus {
+		return ir.Aff{}, 0, false
+	}
+	n, _, ok1 := b.aff(rel.RelationalExpression, affBound)
+	t, d1, ok2 := div(neg.CastExpression)
+	e, d2, ok3 := div(ce.ConditionalExpression)
+	if !ok1 || !ok2 || !ok3 || d1 != d2 {
+		return ir.Aff{}, 0, false
+	}
+	d := d1
+	minusN, _, ok1 := scaleAff(n, -1)
+	up, _, ok2 := addAff(n, 1, ir.Aff{Const: d - 1})
+	down, _, ok3 := addAff(minusN, 1, ir.Aff{Const: d - 1})
+	if !ok1 || !ok2 || !ok3 {
+		return ir.Aff{}, 0, false
+	}
+	switch {
+	case e.Equal(n) && t.Equal(down): // floor
+		return n, d, true
+	case e.Equal(up) && t.Equal(minusN): // ceiling
+		return up, d, true
+	}
+	return ir.Aff{}, 0, false
 }

@@ -416,8 +416,20 @@ func (b *builder) identExpr(s *body, pe *cc.PrimaryExpression) (ir.Expr, bool) {
 		return &ir.ParamRef{T: b.prog.Params[p].Type, Param: p}, true
 	}
 	if b.counters[d] {
-		b.unsupported(pe, "loop counter %s used outside its loop", d.Name())
-		return nil, false
+		a, why := b.value(d, len(b.loops))
+		if why == "" && slices.ContainsFunc(a.Local, func(v int64) bool { return v != 0 }) {
+			why = "its value is affine only piecewise, which nestor reads in subscripts and bounds, not in expressions"
+		}
+		if why != "" {
+			b.unsupported(pe, "loop counter %s used outside its loop: %s", d.Name(), why)
+			return nil, false
+		}
+		t, _ := scalarType(d.Type())
+		var its []ir.Type
+		for _, l := range b.loops {
+			its = append(its, l.typ)
+		}
+		return affExpr(a, t, b.prog.Params, its), true
 	}
 	arr, idx, ok := b.ref(pe, false)
 	if !ok {

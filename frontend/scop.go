@@ -52,6 +52,11 @@ type builder struct {
 	overflow bool            // set by substitute on int64 overflow
 	mods     map[string]modPlaceholder
 
+	// Counter values outside their loops (counter.go).
+	values  map[*cc.Declarator]counterValue
+	scope   []int // open loop bodies and if branches
+	nscopes int
+
 	attrs     map[string]string // funcAttr's answers by function name
 	pureCalls []pureCall        // calls of pure functions, for checkPure
 }
@@ -148,6 +153,10 @@ func (b *builder) prescan(n cc.Node) {
 					b.written[d] = true
 				}
 			}
+		case *cc.ExpressionStatement:
+			if isVoidCast(n.ExpressionList) {
+				return false // "(void)i;" reads nothing
+			}
 		case *cc.IterationStatement:
 			if d := forCounter(n); d != nil {
 				b.counters[d] = true
@@ -158,10 +167,14 @@ func (b *builder) prescan(n cc.Node) {
 	})
 }
 
-// forCounter returns the variable a for loop initializes, if any.
+// forCounter returns the variable a for loop initializes, if any, or the
+// one it steps when it has no initialization.
 func forCounter(n *cc.IterationStatement) *cc.Declarator {
 	switch n.Case {
 	case cc.IterationStatementFor:
+		if n.ExpressionList == nil {
+			return stepVar(n.ExpressionList3)
+		}
 		if ae, ok := n.ExpressionList.(*cc.AssignmentExpression); ok && ae.Case == cc.AssignmentExpressionAssign {
 			_, d := ident(ae.UnaryExpression)
 			return d

@@ -90,6 +90,7 @@ func (b *builder) expand(st *ir.Stmt) ([]*ir.Stmt, string) {
 		out = next
 	}
 	for _, s := range out {
+		foldConstLocals(s)
 		mergeLocals(s)
 		compactLocals(s)
 		s.Domain.Cons = dedupe(s.Domain.Cons)
@@ -335,4 +336,34 @@ func dedupe(cons []ir.Constraint) []ir.Constraint {
 		}
 	}
 	return out
+}
+
+// foldConstLocals replaces each local of s whose definition is constant
+// by its value.
+func foldConstLocals(s *ir.Stmt) {
+	divs := s.Domain.Divs
+	for l := range divs {
+		if !divs[l].Num.IsConst() || divs[l].Den < 1 {
+			continue
+		}
+		v := ir.FloorDiv(divs[l].Num.Const, divs[l].Den)
+		fold := func(a *ir.Aff) {
+			if l < len(a.Local) && a.Local[l] != 0 {
+				a.Local = slices.Clone(a.Local)
+				a.Const += a.Local[l] * v
+				a.Local[l] = 0
+			}
+		}
+		for j := range divs {
+			fold(&divs[j].Num)
+		}
+		for j := range s.Domain.Cons {
+			fold(&s.Domain.Cons[j].Aff)
+		}
+		for _, acc := range s.Accesses {
+			for j := range acc.Index {
+				fold(&acc.Index[j])
+			}
+		}
+	}
 }

@@ -1,6 +1,7 @@
 package frontend
 
 import (
+	"fmt"
 	"slices"
 
 	"modernc.org/cc/v4"
@@ -85,8 +86,12 @@ func (b *builder) selection(s *cc.SelectionStatement) {
 		cons = nil
 	}
 	b.cons = append(b.cons, cons...)
+	b.enterScope()
 	b.stmt(s.Statement)
+	b.leaveScope()
 	b.cons = b.cons[:nc]
+	b.enterScope()
+	defer b.leaveScope()
 	if s.Case == cc.SelectionStatementIfElse {
 		if ok && (len(cons) != 1 || cons[0].Eq) {
 			b.unsupported(s.Token4, "else branch of condition %s, whose negation is not one inequality", source(s.ExpressionList))
@@ -123,8 +128,13 @@ func (b *builder) iteration(n *cc.IterationStatement) {
 	switch n.Case {
 	case cc.IterationStatementFor:
 		if n.ExpressionList == nil {
-			b.unsupported(n, "for loop without initialization")
-			return
+			// "for (; i < n; i++)" starts from the counter's value.
+			counter = stepVar(n.ExpressionList3)
+			if counter == nil {
+				b.unsupported(n, "for loop without initialization or increment")
+				return
+			}
+			break
 		}
 		ae, ok := n.ExpressionList.(*cc.AssignmentExpression)
 		if !ok || ae.Case != cc.AssignmentExpressionAssign {
@@ -175,15 +185,38 @@ func (b *builder) iteration(n *cc.IterationStatement) {
 	}
 
 	nc, nd := len(b.cons), len(b.divs)
+	var final []alt
+	finalWhy := "its loop is outside the subset"
+	defer func() {
+		// After the loop, the counter holds its final value.
+		if finalWhy == "" {
+			b.setValue(counter, b.placeholder(final), "")
+		} else {
+			b.setValue(counter, ir.Aff{}, fmt.Sprintf("the value of %s after its loop is not affine: %s", name, finalWhy))
+		}
+	}()
 	defer func() { b.cons, b.divs = b.cons[:nc], b.divs[:nd] }()
-	lb, okLB := b.boundTree(init, "bound")
 	depth := len(b.loops)
+	var lb *bound
+	okLB := true
+	if init != nil {
+		lb, okLB = b.boundTree(init, "bound")
+	} else {
+		a, why := b.value(counter, depth)
+		if why != "" {
+			b.unsupported(n, "for loop without initialization: %s", why)
+			return
+		}
+		lb = &bound{aff: a, den: 1}
+	}
+	b.enterScope()
 	b.loops = append(b.loops, &loop{decl: counter, name: name, typ: typ, dir: dir, index: b.next[depth]})
 	b.next = append(b.next, 0)
 	defer func() {
 		b.loops = b.loops[:depth]
 		b.next = b.next[:depth+1]
 		b.next[depth]++
+		b.leaveScope()
 	}()
 	iv := ir.NewAff(depth+1, b.np, 0)
 	iv.Iter[depth] = 1
@@ -217,6 +250,9 @@ func (b *builder) iteration(n *cc.IterationStatement) {
 			b.unsupported(condExpr, "loop condition %s does not bound %s in the direction it moves", source(condExpr), name)
 		}
 		b.cons = append(b.cons, cond...)
+		if okLB {
+			final, finalWhy = b.finalValue(lb, cond, depth, dir, abs64(step), nd)
+		}
 	}
 	if !declaredIn(counter, n) && !b.declared[counter] && !slices.Contains(b.prog.Vars, name) {
 		b.prog.Vars = append(b.prog.Vars, name)
@@ -346,6 +382,9 @@ func (b *builder) exprStmt(es *cc.ExpressionStatement) {
 		return // the empty statement
 	}
 	e := es.ExpressionList
+	if isVoidCast(e) {
+		return // "(void)i;", as nestor's output marks unused counters
+	}
 	ae, ok := e.(*cc.AssignmentExpression)
 	if !ok || ae.Case == cc.AssignmentExpressionCond {
 		b.unsupported(e, "%s", describeExprStmt(e))
@@ -449,6 +488,11 @@ func (b *builder) decl(d *cc.Declaration) {
 		if id.Case != cc.InitDeclaratorInit || id.Initializer == nil {
 			continue // declared on first use
 		}
+		if b.counters[dd] && id.Initializer.Case == cc.InitializerExpr {
+			// "int t4 = 64*t1;" before "for (; t4 < ...; ...)".
+			b.counterInit(id, dd, id.Initializer.AssignmentExpression)
+			continue
+		}
 		if id.Initializer.Case != cc.InitializerExpr {
 			b.unsupported(id, "initializer list for %s", dd.Name())
 			continue
@@ -463,4 +507,20 @@ func (b *builder) decl(d *cc.Declaration) {
 		}
 		b.assignDecl(id, dd, id.Initializer.AssignmentExpression, text)
 	}
+}
+
+// isVoidCast reports whether e is "(void)x" for an x without side effects.
+func isVoidCast(e cc.ExpressionNode) bool {
+	ce, ok := unparen(e).(*cc.CastExpression)
+	return ok && ce.Case == cc.CastExpressionCast && ce.Type() != nil && ce.Type().Kind() == cc.Void && sideEffectFree(ce.CastExpression)
+}
+
+// counterInit records the value a declaration gives a loop counter.
+func (b *builder) counterInit(n cc.Node, d *cc.Declarator, e cc.ExpressionNode) {
+	a, why, ok := b.aff(e, affBound)
+	if !ok {
+		b.setValue(d, ir.Aff{}, fmt.Sprintf("the initial value %s of %s is not affine%s", source(e), d.Name(), why))
+		return
+	}
+	b.setValue(d, a, "")
 }
