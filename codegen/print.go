@@ -115,6 +115,7 @@ type printer struct {
 	regs     map[string]string
 	taken    map[string]bool
 	counters map[string]bool // loop counters printed
+	counter  string          // the C type of the counters declared (counterType)
 	open     map[*Loop]bool  // unrolled loops whose counter pair declared
 	lift     *lift           // the reduction without identity being printed
 	share    bool            // PrintOptions.Share
@@ -123,7 +124,7 @@ type printer struct {
 
 func printC(w io.Writer, p *ir.Program, n Node, indent string, stmt stmtFunc, opt PrintOptions) error {
 	pr := &printer{p: p, params: ir.ParamNames(p), vars: map[string]bool{}, indent: indent,
-		used: map[string]bool{}, stmtText: stmt, share: opt.Share && stmt == nil}
+		used: map[string]bool{}, stmtText: stmt, share: opt.Share && stmt == nil, counter: counterType(p)}
 	if pr.stmtText == nil {
 		pr.stmtText = (*printer).stmt
 		pr.elide = true
@@ -309,7 +310,7 @@ func isRest(n Node, l *Loop) bool {
 // declared (or, for a variable of the enclosing code, set) before l, and
 // both loops run it without an initialization.
 func (pr *printer) pair(l, r *Loop, depth int) {
-	decl := "int "
+	decl := pr.counter + " "
 	if pr.vars[l.Iter] {
 		decl = ""
 	}
@@ -350,7 +351,7 @@ func (pr *printer) loop(l *Loop, depth int) {
 		pr.counters = map[string]bool{}
 	}
 	pr.counters[l.Iter] = true
-	decl := "int "
+	decl := pr.counter + " "
 	if pr.vars[l.Iter] {
 		decl = ""
 	}
