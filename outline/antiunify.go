@@ -146,6 +146,11 @@ type stepper struct {
 	gen      uint32
 	stack    []int32
 	x        []int32
+	// noSwap replaces orient's choice by swapped: the cone miner
+	// (cones.go) decides the order of commutative operands itself;
+	// swapped holds the nodes whose two operands it reads exchanged.
+	noSwap  bool
+	swapped map[int32]bool
 }
 
 func newStepper(a *analysis, v valuer) *stepper {
@@ -164,6 +169,9 @@ func (s *stepper) parent(j int) []int32 {
 // orient reports whether v's two operands are exchanged to match u's: when
 // the exchanged order pairs a larger part of the cones (see pv).
 func (s *stepper) orient(u, v int32) bool {
+	if s.noSwap {
+		return s.swapped[u] != s.swapped[v]
+	}
 	a := s.a
 	u0, u1 := a.opAt(u, 0, false), a.opAt(u, 1, false)
 	v0, v1 := a.opAt(v, 0, false), a.opAt(v, 1, false)

@@ -2,6 +2,8 @@ package outline
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"slices"
 	"strconv"
 )
 
@@ -127,4 +129,155 @@ func ARX(rounds int) *Package {
 	}
 	f := b.ret(b.op("tuple", TupleType(types...), st[:]...))
 	return &Package{Name: "arx", Funcs: []*Function{f}, Top: f.Name}
+}
+
+// A PlantSpec describes a graph with a planted repeated motif (issue 18):
+// Copies instances of a random motif of Size operations (a DAG over
+// three inputs whose root alone is used outside it), placed at random
+// among random other operations so that the function has about Nodes
+// nodes. With FanOut, some motif node feeds two later motif nodes; with
+// Mutated, as many decoy copies again differ from the motif in one
+// operation.
+type PlantSpec struct {
+	Seed                uint64
+	Size, Copies, Nodes int
+	FanOut, Mutated     bool
+}
+
+// plantOps are the operations of motifs and of the background, all
+// bits[32] -> bits[32] with two operands.
+var plantOps = []string{"add", "sub", "xor", "and", "or", "umul"}
+
+// Planted returns a package whose function "planted" holds the motif of s
+// and the saving that outlining the motif's exact copies gives under
+// Nodes, (Copies-1)·Size.
+func Planted(s PlantSpec) (*Package, int64) {
+	r := rand.New(rand.NewPCG(s.Seed, 0x9e3779b97f4a7c15))
+	u32 := BitsType(32)
+	b := newBuilder("planted")
+	var pool []*Node // values the next nodes may read
+	unused := map[*Node]bool{}
+	for i := range 8 {
+		n := b.param(fmt.Sprintf("x%d", i), u32)
+		pool = append(pool, n)
+		unused[n] = true
+	}
+	pick := func() *Node {
+		// Mostly recent values, sometimes any: irregular but local.
+		var n *Node
+		if r.IntN(4) > 0 && len(pool) > 16 {
+			n = pool[len(pool)-1-r.IntN(16)]
+		} else {
+			n = pool[r.IntN(len(pool))]
+		}
+		return n
+	}
+	use := func(ns ...*Node) {
+		for _, n := range ns {
+			delete(unused, n)
+		}
+	}
+	// The motif: node i reads two of the inputs (-1..-3) and earlier
+	// nodes; every node but the root is read by a later one.
+	type mnode struct {
+		op   string
+		a, b int // operand: >= 0 motif node, < 0 input -1-k
+	}
+	motif := make([]mnode, s.Size)
+	readers := make([]int, s.Size)
+	for i := range motif {
+		m := mnode{op: plantOps[r.IntN(len(plantOps))], a: -1 - r.IntN(3), b: -1 - r.IntN(3)}
+		if i > 0 {
+			m.a = i - 1 // a chain keeps every node live
+			if s.FanOut && i > 1 && r.IntN(2) == 0 {
+				m.b = r.IntN(i - 1)
+			}
+		}
+		if m.op == "sub" && m.a == m.b {
+			m.op = "add"
+		}
+		motif[i] = m
+		for _, o := range []int{m.a, m.b} {
+			if o >= 0 {
+				readers[o]++
+			}
+		}
+	}
+	if s.FanOut && s.Size >= 3 && !slices.ContainsFunc(readers[:s.Size-1], func(k int) bool { return k > 1 }) {
+		// Node 0 feeds node 1 (the chain) and the last node.
+		motif[s.Size-1].b = 0
+	}
+	instance := func(mut int) *Node {
+		in := []*Node{pick(), pick(), pick()}
+		vals := make([]*Node, s.Size)
+		arg := func(o int) *Node {
+			if o < 0 {
+				return in[-1-o]
+			}
+			return vals[o]
+		}
+		for i, m := range motif {
+			op := m.op
+			if i == mut {
+				op = plantOps[(slices.Index(plantOps, op)+1+r.IntN(len(plantOps)-1))%len(plantOps)]
+			}
+			vals[i] = b.op(op, u32, arg(m.a), arg(m.b))
+		}
+		use(in...)
+		return vals[s.Size-1]
+	}
+	noise := max(s.Nodes-len(pool)-s.Copies*s.Size*(1+b2i(s.Mutated)), 0)
+	slots := make([]int, 0, 2*s.Copies) // 1: copy, 2: decoy
+	for range s.Copies {
+		slots = append(slots, 1)
+		if s.Mutated {
+			slots = append(slots, 2)
+		}
+	}
+	// Spread the copies over the background.
+	at := make([]int, len(slots))
+	for i := range at {
+		at[i] = r.IntN(noise + 1)
+	}
+	slices.Sort(at)
+	k := 0
+	for step := 0; step <= noise; step++ {
+		for k < len(at) && at[k] == step {
+			mut := -1
+			if slots[k] == 2 {
+				mut = r.IntN(s.Size)
+			}
+			root := instance(mut)
+			pool = append(pool, root)
+			unused[root] = true
+			k++
+		}
+		if step < noise {
+			x, y := pick(), pick()
+			n := b.op(plantOps[r.IntN(len(plantOps))], u32, x, y)
+			use(x, y)
+			pool = append(pool, n)
+			unused[n] = true
+		}
+	}
+	// Every value that nothing reads feeds the result.
+	var acc *Node
+	for _, n := range pool {
+		if unused[n] {
+			if acc == nil {
+				acc = n
+			} else {
+				acc = b.op("xor", u32, acc, n)
+			}
+		}
+	}
+	f := b.ret(acc)
+	return &Package{Name: "planted", Funcs: []*Function{f}, Top: f.Name}, int64(s.Copies-1) * int64(s.Size)
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

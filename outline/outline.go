@@ -49,6 +49,36 @@ type Report struct {
 	// optimal under the clique model within maxBKCalls.
 	Exact bool
 	Time  time.Duration
+	// ConeFuncs counts the functions whose instance set the cone miner
+	// found (cones.go) rather than the pairwise table.
+	ConeFuncs int
+	// TableSkipped is set when the pairwise table was not built, or
+	// given up, because its groups of equal keys held more than
+	// maxTablePairs pairs; the cone miner alone chose.
+	TableSkipped bool
+	// Work counts the units of work the cone miner did (nodes hashed and
+	// visited).
+	Work int64
+}
+
+// maxTablePairs bounds the pairs of nodes with equal keys for which the
+// pass builds the pairwise table: it takes time and memory in proportion
+// to them (a 10,000-node function of eight operations has about 6
+// million). Above it only the cone miner, linear in the function, looks
+// for instance sets.
+const maxTablePairs = 1 << 21
+
+// pairs counts the pairs of nodes with one match key.
+func (a *analysis) pairs() int64 {
+	count := map[int32]int64{}
+	var total int64
+	for _, k := range a.key {
+		if k >= 0 {
+			total += count[k]
+			count[k]++
+		}
+	}
+	return total
 }
 
 // Outlined describes one function the pass created.
@@ -116,21 +146,40 @@ func Outline(p *Package, fn string, opt Options) (*Report, error) {
 	keys.fixed = fixedCallees(p)
 	seeds := canonicalize(f)
 	var tbl *table
-	var bs *bundles // f's bundles, while it has them
-	bundledAt := 0  // len(rep.Funcs) when they were added
+	useTable := true // until the pairs of a group of equal keys are too many
+	var bs *bundles  // f's bundles, while it has them
+	bundledAt := 0   // len(rep.Funcs) when they were added
 	for opt.MaxFuncs == 0 || len(rep.Funcs) < opt.MaxFuncs {
 		rep.Iterations++
 		a := analyze(f, obj, keys, bs)
-		if tbl == nil {
-			tbl = buildTable(a, nil, nil)
+		var m *Match
+		if useTable = useTable && a.pairs() <= maxTablePairs; useTable {
+			if tbl == nil {
+				tbl = buildTable(a, nil, nil)
+			} else {
+				tbl = buildTable(a, tbl, affected(a, seeds))
+			}
+			var proven bool
+			var err error
+			m, proven, err = choose(tbl, opt, rep)
+			if err != nil {
+				return nil, err
+			}
+			rep.Exact = rep.Exact && proven
 		} else {
-			tbl = buildTable(a, tbl, affected(a, seeds))
+			rep.Exact = false
 		}
-		m, proven, err := choose(tbl, opt, rep)
-		if err != nil {
-			return nil, err
+		var best int64
+		if m != nil {
+			best = m.Saved(obj)
 		}
-		rep.Exact = rep.Exact && proven
+		if mc := a.coneChoice(opt, best, rep, &rep.Work); mc != nil {
+			if err := checkMatch(a, mc); err != nil {
+				return nil, err
+			}
+			m = mc
+			rep.ConeFuncs++
+		}
 		if m == nil {
 			if bs == nil {
 				// Single-output patterns no longer pay: bundle
@@ -174,6 +223,7 @@ func Outline(p *Package, fn string, opt Options) (*Report, error) {
 	if tbl != nil {
 		rep.Pairs = tbl.total
 	}
+	rep.TableSkipped = !useTable
 	rep.CostAfter = Cost(p, obj)
 	rep.Time = time.Since(start)
 	return rep, nil

@@ -1,0 +1,370 @@
+package outline
+
+import "slices"
+
+// The cone miner finds instance sets that repeat exactly, as DAGs, in
+// time near linear in the size of the function. It complements the
+// pairwise table (table.go), which anti-unifies instances that differ but
+// is quadratic in the size of a group of equal keys and matches a node
+// used twice inside an instance only when both uses are decided in one
+// local step (analysis.closed): a motif in which a node feeds two nodes
+// of the motif that lie at different depths (internal fan-out) is found
+// by the table only in parts.
+//
+// # Candidates by hashing bounded-depth shapes
+//
+// For every matchable node x and depth d = 0, 1, ..., maxConeDepth, the
+// shape hash h_d(x) combines x's match key with, at each operand
+// position, h_{d-1} of the operand when the operand is matchable and x is
+// its immediate post-dominator (the operand's value reaches the rest of
+// the function only through x), or a hole mark (the two operands of a
+// commutative node in either order). It hashes the part of x's
+// post-dominator subtree within depth d, and u_d(x) is that part's
+// weight. Nodes with equal h_d form a bucket; buckets are taken in
+// decreasing order of (|B|-1)·u_d, each set of roots once, and the first
+// maxConeVerify are anti-unified whole.
+//
+// # Anti-unification of DAG cones
+//
+// dagMatch anti-unifies the roots of a bucket top down: a tuple of
+// nodes, one per instance, is a pattern node; at each operand position
+// the operands form a candidate tuple when they have one key and one
+// number of uses, are distinct, lie in their instance root's fanout-free
+// cone (analysis.go), and are neither a root (collision avoidance) nor
+// the function's result. A node met again at the same place in every
+// instance is the same tuple (sharing, internal fan-out: a node used by
+// two nodes of the motif at different depths); a node met with other
+// partners discards both tuples (conflict). Then, as in the table's
+// local step but over the whole cone at once, a greatest fixpoint
+// discards every tuple with a conflict or with a use that is not a
+// pattern edge, and every tuple used by a discarded one: what survives is
+// consistent and closed, so the instances are disjoint and outlining
+// removes exactly their nodes. build (antiunify.go) makes the Match
+// (equal literals kept, holes with the same argument in every instance
+// one parameter), and the pass checks it (checkMatch) before it
+// outlines. A bucket is anti-unified whole: one instance that differs
+// shrinks the pattern (the pairwise table finds subsets, where it runs).
+
+// Limits of the cone miner.
+const (
+	// maxConeDepth bounds the depth of the cones hashed and verified.
+	maxConeDepth = 24
+	// maxConeNodes bounds the nodes of one cone under verification.
+	maxConeNodes = 512
+	// maxConeVerify bounds the buckets verified per iteration.
+	maxConeVerify = 48
+	// maxPairedRoots bounds the buckets whose roots are anti-unified in
+	// pairs with a reference to find subsets (subsets), and
+	// maxThresholds the subsets tried per reference.
+	maxPairedRoots = 4096
+	maxThresholds  = 3
+)
+
+// coneHashes computes h_d and u_d for every node and depth (see above);
+// h[d][x] is 0 when x is not matchable.
+func (a *analysis) coneHashes() (h [][]uint64, u [][]int32) {
+	n := len(a.nodes)
+	h = make([][]uint64, maxConeDepth+1)
+	u = make([][]int32, maxConeDepth+1)
+	for d := range h {
+		h[d] = make([]uint64, n)
+		u[d] = make([]int32, n)
+		for x := range n {
+			if a.key[x] < 0 {
+				continue
+			}
+			v := mix(uint64(a.key[x]) + 0x100)
+			w := a.w[x]
+			var oh [2]uint64
+			for i, o := range a.ops(int32(x)) {
+				c := uint64(0x5bd1e995)
+				if d > 0 && a.key[o] >= 0 && a.ipdom[o] == int32(x) {
+					c = h[d-1][o]
+					w += u[d-1][o]
+				}
+				if a.comm2[x] {
+					oh[i] = c
+				} else {
+					v = mix(v ^ c)
+				}
+			}
+			if a.comm2[x] { // either order
+				v = mix(mix(v^min(oh[0], oh[1])) ^ max(oh[0], oh[1]))
+			}
+			h[d][x] = v | 1
+			u[d][x] = min(w, 1<<24)
+		}
+	}
+	return h, u
+}
+
+// mix is splitmix64's finalizer.
+func mix(z uint64) uint64 {
+	z += 0x9e3779b97f4a7c15
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+// A coneBucket is a set of roots with one shape hash at one depth.
+type coneBucket struct {
+	depth int
+	roots []int32
+	bound int64 // (len(roots)-1)·u_depth
+}
+
+// coneChoice returns the best verified exact instance set of the
+// analysed function (see above), or nil when none saves at least best
+// under opt's objective with at least opt.minSize operations. work counts
+// the nodes visited.
+func (a *analysis) coneChoice(opt Options, best int64, rep *Report, work *int64) *Match {
+	h, u := a.coneHashes()
+	*work += int64(len(a.nodes)) * (maxConeDepth + 1)
+	minK := int32(opt.minSize())
+	var buckets []coneBucket
+	for d := 1; d <= maxConeDepth; d++ {
+		groups := map[uint64][]int32{}
+		for x := range a.nodes {
+			// A depth that adds nothing to x's unfolding repeats the
+			// bucket of the depth before.
+			if h[d][x] == 0 || u[d][x] < minK || u[d][x] == u[d-1][x] || a.uses[x] == 0 {
+				continue
+			}
+			groups[h[d][x]] = append(groups[h[d][x]], int32(x))
+		}
+		for _, g := range groups {
+			if len(g) > 1 {
+				buckets = append(buckets, coneBucket{d, g, int64(len(g)-1) * int64(u[d][g[0]])})
+			}
+		}
+	}
+	slices.SortFunc(buckets, func(x, y coneBucket) int {
+		if x.bound != y.bound {
+			return cmp64(y.bound, x.bound)
+		}
+		if x.depth != y.depth {
+			return x.depth - y.depth
+		}
+		return int(x.roots[0] - y.roots[0])
+	})
+	st := newStepper(a, nil)
+	st.noSwap, st.swapped = true, map[int32]bool{}
+	var bestM *Match
+	for i, b := range buckets {
+		if i >= maxConeVerify {
+			break
+		}
+		for _, roots := range a.subsets(b.roots, st, work) {
+			if m := a.dagMatch(roots, st, work); m != nil {
+				rep.Verified++
+				if s := m.Saved(opt.Objective); m.Size >= int(minK) && s > best {
+					bestM, best = m, s
+				}
+			}
+		}
+	}
+	return bestM
+}
+
+// subsets returns the root sets of bucket roots worth anti-unifying:
+// the whole bucket, and, since one root that differs shrinks the
+// anti-unifier of all, for a reference root (the first, and one in the
+// middle) and each of the largest sizes t of its pair anti-unifiers with
+// the other roots, the reference with the roots whose pair reaches t.
+func (a *analysis) subsets(roots []int32, st *stepper, work *int64) [][]int32 {
+	sets := [][]int32{roots}
+	if len(roots) < 3 || len(roots) > maxPairedRoots {
+		return sets
+	}
+	for _, ref := range []int32{roots[0], roots[len(roots)/2]} {
+		size := make(map[int32]int, len(roots))
+		var ks []int
+		for _, r := range roots {
+			if r == ref {
+				continue
+			}
+			k := 0
+			if m := a.dagMatch([]int32{ref, r}, st, work); m != nil {
+				k = m.Size
+			}
+			if _, seen := size[r]; !seen && !slices.Contains(ks, k) {
+				ks = append(ks, k)
+			}
+			size[r] = k
+		}
+		slices.Sort(ks)
+		slices.Reverse(ks)
+		for _, t := range ks[:min(len(ks), maxThresholds)] {
+			set := []int32{ref}
+			for _, r := range roots {
+				if r != ref && size[r] >= t {
+					set = append(set, r)
+				}
+			}
+			if len(set) >= 2 && len(set) < len(roots) {
+				sets = append(sets, set)
+			}
+		}
+	}
+	return sets
+}
+
+// dagMatch anti-unifies the closed DAG cones of roots (distinct nodes
+// with one key): the largest consistent, closed, collision-avoiding
+// pattern common to all, with sharing inside it (see the comment at the
+// top of this file). It returns nil when the pattern is the roots alone
+// and they weigh nothing.
+func (a *analysis) dagMatch(roots []int32, st *stepper, work *int64) *Match {
+	roots = slices.Clone(roots)
+	slices.Sort(roots)
+	n := len(roots)
+	if n < 2 || !a.litMatch(roots) {
+		return nil
+	}
+	ret := int32(-1)
+	if i, ok := a.index[a.f.Ret]; ok {
+		ret = i
+	}
+	forbid := make(map[int32]bool, n)
+	for _, r := range roots {
+		forbid[r] = true
+	}
+	tupleOf := map[int32]int32{} // node -> tuple
+	for _, r := range roots {
+		tupleOf[r] = 0
+	}
+	tuples := [][]int32{roots}
+	var edges [][]int32 // per tuple, per operand position: the child tuple or -1
+	var useCnt []int32
+	conflict := []bool{false}
+	useCnt = append(useCnt, 0)
+	clear(st.swapped)
+	x := make([]int32, n)
+	for q := 0; q < len(tuples); q++ {
+		T := tuples[q]
+		sw := make([]bool, n)
+		if a.comm2[T[0]] {
+			k0, k1 := a.key[a.opAt(T[0], 0, false)], a.key[a.opAt(T[0], 1, false)]
+			for i := 1; i < n; i++ {
+				l0, l1 := a.key[a.opAt(T[i], 0, false)], a.key[a.opAt(T[i], 1, false)]
+				same := b2i(k0 >= 0 && k0 == l0) + b2i(k1 >= 0 && k1 == l1)
+				cross := b2i(k0 >= 0 && k0 == l1) + b2i(k1 >= 0 && k1 == l0)
+				if cross > same {
+					sw[i] = true
+					st.swapped[T[i]] = true
+				}
+			}
+		}
+		var row []int32
+		*work += int64(n)
+		for p := range int(a.opOff[T[0]+1] - a.opOff[T[0]]) {
+			for i := range n {
+				x[i] = a.opAt(T[i], p, sw[i])
+			}
+			c := int32(-1)
+			if len(tuples) < maxConeNodes && a.dagEligible(x, roots, forbid, ret) {
+				c = lookupTuple(x, tuples, tupleOf, conflict)
+				if c == int32(len(tuples)) {
+					tuples = append(tuples, slices.Clone(x))
+					useCnt = append(useCnt, 0)
+					conflict = append(conflict, false)
+				}
+			}
+			if c >= 0 {
+				useCnt[c]++
+			}
+			row = append(row, c)
+		}
+		edges = append(edges, row)
+	}
+	// Greatest fixpoint: a tuple with a conflict or a use outside the
+	// pattern goes, and with it the uses it made.
+	killed := make([]bool, len(tuples))
+	var stack []int32
+	for c := 1; c < len(tuples); c++ {
+		if conflict[c] || useCnt[c] != a.uses[tuples[c][0]] {
+			killed[c] = true
+			stack = append(stack, int32(c))
+		}
+	}
+	for len(stack) > 0 {
+		c := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, e := range edges[c] {
+			if e > 0 && !killed[e] {
+				killed[e] = true
+				stack = append(stack, e)
+			}
+		}
+	}
+	var flat []int32
+	pn := map[int32]int32{}
+	for c, T := range tuples {
+		if killed[c] {
+			continue
+		}
+		id := int32(len(flat) / n)
+		for _, xi := range T {
+			pn[xi] = id
+		}
+		flat = append(flat, T...)
+	}
+	if len(flat) == n && a.w[roots[0]] == 0 {
+		return nil
+	}
+	return a.build(roots, flat, pn, st)
+}
+
+// dagEligible reports whether tuple x (operands of a pattern node, one
+// per instance) may be a pattern node: one key and one number of uses,
+// distinct nodes, each inside its instance root's fanout-free cone, none
+// a root or the function's result.
+func (a *analysis) dagEligible(x, roots []int32, forbid map[int32]bool, ret int32) bool {
+	k, u := a.key[x[0]], a.uses[x[0]]
+	if k < 0 {
+		return false
+	}
+	for i, xi := range x {
+		if a.key[xi] != k || a.uses[xi] != u || forbid[xi] || xi == ret || !a.inCone(xi, roots[i]) {
+			return false
+		}
+		for _, xj := range x[:i] {
+			if xj == xi {
+				return false
+			}
+		}
+	}
+	return a.litMatch(x)
+}
+
+// lookupTuple returns the tuple that x is, len(tuples) for a new one
+// (recorded in tupleOf), or -1 when a node of x belongs to another tuple:
+// then that tuple cannot be a pattern node either (conflict).
+func lookupTuple(x []int32, tuples [][]int32, tupleOf map[int32]int32, conflict []bool) int32 {
+	if c, ok := tupleOf[x[0]]; ok && slices.Equal(tuples[c], x) {
+		return c
+	}
+	clash := false
+	for _, xi := range x {
+		if c, ok := tupleOf[xi]; ok {
+			conflict[c] = true
+			clash = true
+		}
+	}
+	if clash {
+		return -1
+	}
+	c := int32(len(tuples))
+	for _, xi := range x {
+		tupleOf[xi] = c
+	}
+	return c
+}
+
+func rootsOf[T any](xs []T, f func(T) int32) []int32 {
+	r := make([]int32, len(xs))
+	for i, x := range xs {
+		r[i] = f(x)
+	}
+	return r
+}
