@@ -36,6 +36,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -52,7 +53,7 @@ import (
 
 // cacheVersion changes whenever the format or the meaning of a record
 // changes; it is part of every key.
-const cacheVersion = "nestor-pp-2"
+const cacheVersion = "nestor-pp-3"
 
 // cacheEnv names the cache folder, or "off".
 const cacheEnv = "NESTOR_CACHE"
@@ -177,8 +178,9 @@ func writeAtomic(file string, b []byte) {
 type headerRecord struct {
 	Key    string
 	Files  []fileStamp // every file the compiler read for it
-	Idents []string    // every identifier of those files and of Text
-	Text   string      // the declarations, then the #define and #undef lines
+	Idents []string    // every identifier of those files and of the output
+	Chunks []chunk     // the declarations, in order (prune.go)
+	Macros []macroLine // the #define and #undef lines, in order
 }
 
 type fileStamp struct {
@@ -207,6 +209,7 @@ type headerFS struct {
 	user    map[string]bool
 	ctx     []string // the headers served so far, as named in <...>
 	off     bool     // a header could not be flattened: cc reads the rest itself
+	prune   *pruner  // the declarations the file needs (prune.go)
 }
 
 // newHeaderFS returns the FS for parsing src (the file path) with cfg, or
@@ -217,12 +220,16 @@ func newHeaderFS(path string, src []byte, cfg Config, host *cc.Config) *headerFS
 	if root == "" {
 		return nil
 	}
-	user, ok := userMacros(path, src, cfg)
+	user, idents, paste, ok := userMacros(path, src, cfg)
 	stamp, ok2 := compilerStamp()
 	if !ok || !ok2 {
 		return nil
 	}
-	h := &headerFS{root: root, host: host, stamp: stamp, user: user}
+	for _, d := range cfg.Defines {
+		addIdents(idents, d)
+	}
+	addIdents(idents, host.Predefined)
+	h := &headerFS{root: root, host: host, stamp: stamp, user: user, prune: newPruner(idents, paste || pruneOff)}
 	for _, d := range append(slices.Clone(host.HostIncludePaths), host.HostSysIncludePaths...) {
 		if d = filepath.Clean(d); filepath.IsAbs(d) && !slices.Contains(h.sysDirs, d) {
 			h.sysDirs = append(h.sysDirs, d)
@@ -326,7 +333,7 @@ func (h *headerFS) flatten(rel string) ([]byte, error) {
 	// A second #include of the header reuses what cc read the first time:
 	// the guard makes it empty, as the header's own guard would.
 	guard := "NESTOR_FLAT_" + hash(rel)
-	return []byte("#ifndef " + guard + "\n#define " + guard + "\n" + r.Text + "#endif\n"), nil
+	return []byte("#ifndef " + guard + "\n#define " + guard + "\n" + h.prune.add(&r) + "#endif\n"), nil
 }
 
 // fresh reports whether every file is as it was stamped.
@@ -410,7 +417,12 @@ func (h *headerFS) build(rel string) (headerRecord, error) {
 			files[strings.TrimSpace(p)] = true
 		}
 	}
-	r := headerRecord{Text: decls.String() + macros.String()}
+	r := headerRecord{Chunks: splitDecls(decls.String())}
+	for _, line := range strings.Split(macros.String(), "\n") {
+		if line != "" {
+			r.Macros = append(r.Macros, parseMacroLine(line))
+		}
+	}
 	for p := range files {
 		s, ok := stampOf(p)
 		if !ok {
@@ -492,17 +504,24 @@ var (
 	includeDirective = regexp.MustCompile(`(?m)^[ \t]*#[ \t]*include(?:_next)?[ \t]*(.)([^">\n]*)`)
 )
 
-// userMacros returns the names that the user's files #define or #undef:
-// the file src and, recursively, the files it includes with quotes that
-// are not system headers. It reports false for an include it cannot follow
-// (a computed #include).
-func userMacros(path string, src []byte, cfg Config) (map[string]bool, bool) {
-	names := map[string]bool{}
+// userMacros returns the names that the user's files #define or #undef,
+// and every identifier in them: the file src and, recursively, the files
+// it includes with quotes that are not system headers. paste reports a
+// ## in them; ok is false for an include it cannot follow (a computed
+// #include).
+func userMacros(path string, src []byte, cfg Config) (names, idents map[string]bool, paste, ok bool) {
+	names, idents = map[string]bool{}, map[string]bool{}
 	seen := map[string]bool{}
+	var pastes []string // the files that paste tokens
 	var scan func(path string, src []byte) bool
 	scan = func(path string, src []byte) bool {
 		for _, m := range macroDirective.FindAllSubmatch(src, -1) {
 			names[string(m[1])] = true
+		}
+		code := stripComments(string(src))
+		addIdents(idents, code)
+		if strings.Contains(code, "##") {
+			pastes = append(pastes, code)
 		}
 		for _, m := range includeDirective.FindAllSubmatch(src, -1) {
 			switch string(m[1]) {
@@ -531,5 +550,80 @@ func userMacros(path string, src []byte, cfg Config) (map[string]bool, bool) {
 		}
 		return true
 	}
-	return names, scan(path, src)
+	ok = scan(path, src)
+	paste = false
+	for _, code := range pastes {
+		paste = paste || !pastedNames(code, idents)
+	}
+	return names, idents, paste, ok
 }
+
+// pasteDefine matches a #define line (continuations joined) that pastes.
+var pasteDefine = regexp.MustCompile(`(?m)^[ \t]*#[ \t]*define[ \t]+[A-Za-z_]\w*(\(([^)]*)\))?(.*##.*)$`)
+
+// pastedNames adds to idents the names the pasting macros of code can
+// make from the user's identifiers: an operand of ## that is a parameter
+// stands for any identifier of the user's files (an argument comes from
+// them), or for nothing. It reports false when it cannot tell (a paste of
+// three operands, or of a pasted result).
+func pastedNames(code string, idents map[string]bool) bool {
+	code = strings.ReplaceAll(code, "\\\n", " ")
+	user := slices.Collect(maps.Keys(idents))
+	for _, m := range pasteDefine.FindAllStringSubmatch(code, -1) {
+		params := map[string]bool{}
+		for _, p := range strings.Split(m[2], ",") {
+			params[strings.TrimSpace(p)] = true
+		}
+		body := m[3]
+		for {
+			k := strings.Index(body, "##")
+			if k < 0 {
+				break
+			}
+			left := lastWord(body[:k])
+			right := firstWord(body[k+2:])
+			if strings.HasPrefix(strings.TrimLeft(body[k+2:], " \t")[len(right):], "##") || strings.HasPrefix(right, "#") {
+				return false
+			}
+			for _, l := range operand(left, params, user) {
+				for _, r := range operand(right, params, user) {
+					if l+r != "" {
+						idents[l+r] = true
+					}
+				}
+			}
+			body = body[k+2:]
+		}
+	}
+	return true
+}
+
+// operand is what one side of ## can be: the word itself, or for a
+// parameter any identifier of the user's, or nothing.
+func operand(w string, params map[string]bool, user []string) []string {
+	if params[w] || w == "__VA_ARGS__" {
+		return append([]string{""}, user...)
+	}
+	return []string{w}
+}
+
+func lastWord(s string) string {
+	s = strings.TrimRight(s, " \t")
+	i := len(s)
+	for i > 0 && isIdentChar(s[i-1]) {
+		i--
+	}
+	return s[i:]
+}
+
+func firstWord(s string) string {
+	s = strings.TrimLeft(s, " \t")
+	i := 0
+	for i < len(s) && isIdentChar(s[i]) {
+		i++
+	}
+	return s[:i]
+}
+
+// pruneOff turns off the pruning of declarations (for tests).
+var pruneOff = false

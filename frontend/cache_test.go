@@ -2,9 +2,11 @@ package frontend
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -105,13 +107,17 @@ func TestFlattenedHeaders(t *testing.T) {
 // TestUserMacros: the scan follows quoted includes and gives up on a
 // computed one.
 func TestUserMacros(t *testing.T) {
-	got, ok := userMacros(filepath.Join(corpusDir, "gemm.c"), readFile(t, filepath.Join(corpusDir, "gemm.c")), Config{})
+	got, idents, paste, ok := userMacros(filepath.Join(corpusDir, "gemm.c"), readFile(t, filepath.Join(corpusDir, "gemm.c")), Config{})
+	// polybench.h pastes SCALAR_VAL(x) x##f: sqrtf is a name it could make.
+	if !idents["kernel_gemm"] || !idents["sqrt"] || !idents["sqrtf"] || paste {
+		t.Errorf("gemm.c: identifiers %v, paste %v", idents, paste)
+	}
 	for _, m := range []string{"NI", "LARGE_DATASET", "NESTOR_POLYBENCH_H", "DATA_TYPE", "SCALAR_VAL"} {
 		if !ok || !got[m] {
 			t.Errorf("gemm.c: user macros %v lack %s", got, m)
 		}
 	}
-	if _, ok := userMacros("x.c", []byte("#define H <math.h>\n#include H\n"), Config{}); ok {
+	if _, _, _, ok := userMacros("x.c", []byte("#define H <math.h>\n#include H\n"), Config{}); ok {
 		t.Error("a computed #include was followed")
 	}
 }
@@ -158,4 +164,50 @@ func TestCachedHostConfig(t *testing.T) {
 			t.Errorf("round %d: cached configuration differs", round)
 		}
 	}
+}
+
+// TestPrunedHeader: a file that calls sqrt gets sqrt's declaration from a
+// flattened math.h, and not cosh's; with pruning off it gets both.
+func TestPrunedHeader(t *testing.T) {
+	t.Setenv(cacheEnv, t.TempDir())
+	host, err := hostConfig()
+	if err != nil {
+		t.Skip(err)
+	}
+	src := []byte("#include <math.h>\ndouble f(double x) { return sqrt(x); }\n")
+	path := filepath.Join(t.TempDir(), "f.c")
+	var header string
+	for _, d := range host.HostSysIncludePaths {
+		if p := filepath.Join(d, "math.h"); fileExists(p) {
+			header = p
+			break
+		}
+	}
+	if header == "" {
+		t.Skip("no math.h")
+	}
+	read := func(off bool) string {
+		defer func(v bool) { pruneOff = v }(pruneOff)
+		pruneOff = off
+		h := newHeaderFS(path, src, Config{}, host)
+		f, err := h.Open(filepath.ToSlash(header))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := io.ReadAll(f.(io.Reader))
+		if err != nil || h.off {
+			t.Fatalf("math.h not flattened: %v", err)
+		}
+		return string(b)
+	}
+	pruned, all := read(false), read(true)
+	has := func(s, name string) bool { return regexp.MustCompile(`\b` + name + ` \(`).MatchString(s) }
+	if !has(pruned, "sqrt") || has(pruned, "cosh") || !has(all, "cosh") || len(pruned) > len(all)/2 {
+		t.Errorf("pruned math.h: %d bytes (all: %d), sqrt %v, cosh %v", len(pruned), len(all), has(pruned, "sqrt"), has(pruned, "cosh"))
+	}
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
 }
