@@ -52,6 +52,18 @@ void k(int n, double A[n]) {
 #pragma endscop
 }
 `,
+	// An undeclared function: cc declares it implicitly, and the parse
+	// with flattened headers must be repeated on the real ones.
+	"implicit.c": `#include <math.h>
+double g(double);
+void k(int n, double A[n]) {
+#pragma scop
+  for (int i = 0; i < n; i++)
+    A[i] = sqrt(A[i]);
+#pragma endscop
+  A[0] = undeclared_helper(A[0]);
+}
+`,
 	"usermacro.c": `#define M_PI 3.0
 #include <math.h>
 void k(int n, double A[n]) {
@@ -210,4 +222,25 @@ func TestPrunedHeader(t *testing.T) {
 func fileExists(p string) bool {
 	_, err := os.Stat(p)
 	return err == nil
+}
+
+// TestImplicitCall: a call of an undeclared function is seen (cc declares
+// it silently); calls of declared functions and builtins are not.
+func TestImplicitCall(t *testing.T) {
+	host, err := hostConfig()
+	if err != nil {
+		t.Skip(err)
+	}
+	for src, want := range map[string]bool{
+		"double f(double x) { return undeclared_helper(x); }\n":                        true,
+		"double g(double);\ndouble f(double x) { return g(x) + __builtin_fabs(x); }\n": false,
+	} {
+		ast, err := translate("x.c", []byte(src), Config{}, host, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := implicitCall(ast); got != want {
+			t.Errorf("implicitCall(%q) = %v, want %v", src, got, want)
+		}
+	}
 }

@@ -81,15 +81,15 @@ func Parse(path string, src []byte, cfg Config) (f *File, err error) {
 
 // translateC runs cc's preprocessor, parser and type checker on src, with
 // the system headers flattened from the cache (cache.go) when it can; if
-// that fails, it runs again on the headers as they are, whose errors are
-// the ones reported.
+// that fails, or leaves a called function implicitly declared, it runs
+// again on the headers as they are, whose result is the one returned.
 func translateC(path string, src []byte, cfg Config) (*cc.AST, error) {
 	host, err := hostConfig()
 	if err != nil {
 		return nil, fmt.Errorf("frontend: %v", err)
 	}
 	if hfs := newHeaderFS(path, src, cfg, host); hfs != nil {
-		if ast, err := translate(path, src, cfg, host, hfs); err == nil {
+		if ast, err := translate(path, src, cfg, host, hfs); err == nil && !implicitCall(ast) {
 			return ast, nil
 		}
 	}

@@ -14,6 +14,8 @@ package frontend
 
 import (
 	"strings"
+
+	"modernc.org/cc/v4"
 )
 
 // chunk is one top-level declaration of a flattened header.
@@ -336,4 +338,35 @@ func (p *pruner) useMacro(m *macroLine) {
 	for _, id := range m.Refs {
 		p.want(id)
 	}
+}
+
+// implicitCall reports whether a function defined in the translation unit
+// calls a name that no declaration resolves: C89 declares it implicitly,
+// which cc accepts silently. A pruned header must never cause that, so a
+// parse with flattened headers that shows one is repeated on the headers
+// as they are.
+func implicitCall(ast *cc.AST) bool {
+	found := false
+	for tu := ast.TranslationUnit; tu != nil && !found; tu = tu.TranslationUnit {
+		ed := tu.ExternalDeclaration
+		if ed == nil || ed.Case != cc.ExternalDeclarationFuncDef {
+			continue
+		}
+		walk(ed.FunctionDefinition, func(n cc.Node) bool {
+			if pe, ok := n.(*cc.PostfixExpression); ok && pe.Case == cc.PostfixExpressionCall {
+				if id, ok := unparen(pe.PostfixExpression).(*cc.PrimaryExpression); ok && id.Case == cc.PrimaryExpressionIdent && !declaredCallee(id) {
+					found = true
+				}
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// declaredCallee reports whether the name id resolves to has a
+// declaration: cc synthesizes one for an implicitly declared function.
+func declaredCallee(id *cc.PrimaryExpression) bool {
+	d, ok := id.ResolvedTo().(*cc.Declarator)
+	return ok && !d.IsSynthetic()
 }
