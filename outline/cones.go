@@ -51,8 +51,11 @@ const (
 	maxConeDepth = 24
 	// maxConeNodes bounds the nodes of one cone under verification.
 	maxConeNodes = 512
-	// maxConeVerify bounds the buckets verified per iteration.
-	maxConeVerify = 48
+	// maxConeVerify bounds the buckets verified per iteration, and
+	// maxConeVerifyBatch when the pass outlines every disjoint set it
+	// verified (large functions, where the table does not run).
+	maxConeVerify      = 48
+	maxConeVerifyBatch = 256
 	// maxPairedRoots bounds the buckets whose roots are anti-unified in
 	// pairs with a reference to find subsets (subsets), and
 	// maxThresholds the subsets tried per reference.
@@ -113,27 +116,38 @@ type coneBucket struct {
 	bound int64 // (len(roots)-1)·u_depth
 }
 
-// coneChoice returns the best verified exact instance set of the
-// analysed function (see above), or nil when none saves at least best
-// under opt's objective with at least opt.minSize operations. work counts
-// the nodes visited.
-func (a *analysis) coneChoice(opt Options, best int64, rep *Report, work *int64) *Match {
+// coneChoice returns the verified instance sets of the analysed function
+// (see above) that save more than best under opt's objective with at
+// least opt.minSize operations, best first: only the best when batch is
+// not set, else every one whose nodes are disjoint from those of the
+// sets before it, so that the pass can outline them all before it
+// analyses the function again. work counts the nodes visited.
+func (a *analysis) coneChoice(opt Options, best int64, rep *Report, work *int64, batch bool) []*Match {
 	h, u := a.coneHashes()
 	*work += int64(len(a.nodes)) * (maxConeDepth + 1)
 	minK := int32(opt.minSize())
 	var buckets []coneBucket
+	seen := map[uint64]bool{} // root sets already taken, by hash
 	for d := 1; d <= maxConeDepth; d++ {
 		groups := map[uint64][]int32{}
 		for x := range a.nodes {
-			// A depth that adds nothing to x's unfolding repeats the
-			// bucket of the depth before.
+			// A depth that adds nothing to x's shape repeats the bucket
+			// of the depth before.
 			if h[d][x] == 0 || u[d][x] < minK || u[d][x] == u[d-1][x] || a.uses[x] == 0 {
 				continue
 			}
 			groups[h[d][x]] = append(groups[h[d][x]], int32(x))
 		}
 		for _, g := range groups {
-			if len(g) > 1 {
+			if len(g) < 2 {
+				continue
+			}
+			id := uint64(len(g))
+			for _, r := range g {
+				id = mix(id ^ uint64(r))
+			}
+			if !seen[id] {
+				seen[id] = true
 				buckets = append(buckets, coneBucket{d, g, int64(len(g)-1) * int64(u[d][g[0]])})
 			}
 		}
@@ -149,21 +163,59 @@ func (a *analysis) coneChoice(opt Options, best int64, rep *Report, work *int64)
 	})
 	st := newStepper(a, nil)
 	st.noSwap, st.swapped = true, map[int32]bool{}
-	var bestM *Match
+	limit := maxConeVerify
+	if batch {
+		limit = maxConeVerifyBatch
+	}
+	type scored struct {
+		m *Match
+		s int64
+	}
+	var found []scored
 	for i, b := range buckets {
-		if i >= maxConeVerify {
+		if i >= limit {
 			break
 		}
 		for _, roots := range a.subsets(b.roots, st, work) {
 			if m := a.dagMatch(roots, st, work); m != nil {
 				rep.Verified++
 				if s := m.Saved(opt.Objective); m.Size >= int(minK) && s > best {
-					bestM, best = m, s
+					found = append(found, scored{m, s})
+					if !batch {
+						best = s
+					}
 				}
 			}
 		}
 	}
-	return bestM
+	slices.SortStableFunc(found, func(x, y scored) int { return cmp64(y.s, x.s) })
+	if !batch {
+		if len(found) == 0 {
+			return nil
+		}
+		return []*Match{found[0].m}
+	}
+	// Disjoint sets, best first.
+	taken := map[*Node]bool{}
+	var ms []*Match
+	for _, f := range found {
+		clash := false
+		for _, in := range f.m.Instances {
+			for _, x := range in.Nodes {
+				clash = clash || taken[x]
+			}
+		}
+		if clash {
+			continue
+		}
+		for _, in := range f.m.Instances {
+			for _, x := range in.Nodes {
+				taken[x] = true
+			}
+		}
+		ms = append(ms, f.m)
+	}
+	return ms
 }
 
 // subsets returns the root sets of bucket roots worth anti-unifying:

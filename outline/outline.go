@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -91,6 +93,10 @@ type Outlined struct {
 	Params    int
 	MuxBits   int64 // width of the parameters whose arguments differ between instances
 	Saved     int64 // (n-1)·k under Nodes, (n-1)·(Area-MuxBits) under Area
+	// Reused is set when a function outlined before (in this function or
+	// another of the package) has the same body: its instances invoke
+	// that one, and no function is added.
+	Reused bool
 }
 
 // maxCandidates is how many candidate sets per block the choice keeps for
@@ -144,6 +150,14 @@ func Outline(p *Package, fn string, opt Options) (*Report, error) {
 	}
 	keys := newKeyTable()
 	keys.fixed = fixedCallees(p)
+	// Under Nodes a set whose pattern is the body of a function outlined
+	// before invokes that one (it saves the body as well). Under Area it
+	// gets its own: more calls of one function need more multiplexers,
+	// which the set's saving does not count.
+	var bodies map[string]string
+	if obj == Nodes {
+		bodies = outlinedBodies(p)
+	}
 	seeds := canonicalize(f)
 	var tbl *table
 	useTable := true // until the pairs of a group of equal keys are too many
@@ -173,12 +187,15 @@ func Outline(p *Package, fn string, opt Options) (*Report, error) {
 		if m != nil {
 			best = m.Saved(obj)
 		}
-		if mc := a.coneChoice(opt, best, rep, &rep.Work); mc != nil {
-			if err := checkMatch(a, mc); err != nil {
-				return nil, err
+		batch := []*Match{m}
+		if mc := a.coneChoice(opt, best, rep, &rep.Work, !useTable); len(mc) > 0 {
+			for _, x := range mc {
+				if err := checkMatch(a, x); err != nil {
+					return nil, err
+				}
 			}
-			m = mc
-			rep.ConeFuncs++
+			m, batch = mc[0], mc
+			rep.ConeFuncs += len(mc)
 		}
 		if m == nil {
 			if bs == nil {
@@ -205,15 +222,20 @@ func Outline(p *Package, fn string, opt Options) (*Report, error) {
 			seeds = append(seeds, canonicalize(f)...)
 			continue
 		}
-		name := freshName(p)
-		invokes, err := apply(p, f, m, name)
+		// The sets of a batch are disjoint (coneChoice).
+		names, reused, invs, err := apply(p, f, batch, bodies)
 		if err != nil {
 			return nil, err
 		}
-		rep.Funcs = append(rep.Funcs, Outlined{
-			Name: name, Pattern: m.Pattern.String(), Instances: len(m.Instances), Size: m.Size,
-			Area: m.Area, Params: len(m.Pattern.Params), MuxBits: m.MuxBits, Saved: m.Saved(obj),
-		})
+		var invokes []*Node
+		for i, m := range batch {
+			invokes = append(invokes, invs[i]...)
+			rep.Funcs = append(rep.Funcs, Outlined{
+				Name: names[i], Pattern: m.Pattern.String(), Instances: len(m.Instances), Size: m.Size,
+				Area: m.Area, Params: len(m.Pattern.Params), MuxBits: m.MuxBits, Saved: m.Saved(obj),
+				Reused: reused[i],
+			})
+		}
 		seeds = append(canonicalize(f), invokes...)
 	}
 	if bs != nil { // stopped by MaxFuncs
@@ -456,14 +478,114 @@ func maxID(p *Package) int {
 	return m
 }
 
-// apply outlines the instances of m in f: it adds function name, with the
-// pattern's parameters and nodes, to p, puts an invoke of it in place of
-// each instance's root, and removes the instances' other nodes and the
-// literals only they used. It returns the invokes.
-func apply(p *Package, f *Function, m *Match, name string) ([]*Node, error) {
+// apply outlines the instance sets ms (disjoint) in f: for each, it adds
+// a function with the pattern's parameters and nodes to p (or, when
+// bodies holds a function Outline created with the same body, uses that
+// one), puts an invoke of it in place of each instance's root, and
+// removes the instances' other nodes and the literals only they used.
+// An argument that is the root of an instance of another set becomes
+// that instance's invoke. It returns, per set, the function's name,
+// whether it was reused, and the invokes, one per instance. It walks f
+// once for all the sets.
+func apply(p *Package, f *Function, ms []*Match, bodies map[string]string) ([]string, []bool, [][]*Node, error) {
 	id := maxID(p)
 	next := func() int { id++; return id }
-	// The new function.
+	names := make([]string, len(ms))
+	reused := make([]bool, len(ms))
+	invokes := make([][]*Node, len(ms))
+	replace := map[*Node]*Node{}
+	remove := map[*Node]bool{}
+	for mi, m := range ms {
+		g, err := patternFunc(m, freshName(p), next)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		name := g.Name
+		sig := bodyText(g)
+		if prev, ok := bodies[sig]; ok && bodies != nil {
+			name, reused[mi] = prev, true
+		} else {
+			if bodies != nil {
+				bodies[sig] = name
+			}
+			p.Funcs = append(p.Funcs, g)
+			if err := g.Check(); err != nil {
+				return nil, nil, nil, fmt.Errorf("outline: internal error: outlined function: %v", err)
+			}
+		}
+		names[mi] = name
+		for _, in := range m.Instances {
+			inv := &Node{ID: next(), Op: "invoke", Type: in.Root.Type, Operands: slices.Clone(in.Args),
+				Attrs: []Attr{{Key: "to_apply", Value: name}}, Pos: in.Root.Pos, Loc: in.Root.Loc}
+			replace[in.Root] = inv
+			invokes[mi] = append(invokes[mi], inv)
+			for _, x := range in.Nodes {
+				remove[x] = true
+			}
+		}
+	}
+	// The caller.
+	var nodes []*Node
+	lits := map[*Node]bool{} // literals that removed nodes used
+	for _, x := range f.Nodes {
+		if inv, ok := replace[x]; ok {
+			nodes = append(nodes, inv)
+			for _, o := range x.Operands {
+				if o.Op == "literal" {
+					lits[o] = true
+				}
+			}
+			continue
+		}
+		if remove[x] {
+			for _, o := range x.Operands {
+				if o.Op == "literal" {
+					lits[o] = true
+				}
+			}
+			continue
+		}
+		for i, o := range x.Operands {
+			if r, ok := replace[o]; ok {
+				x.Operands[i] = r
+			}
+		}
+		nodes = append(nodes, x)
+	}
+	for _, invs := range invokes {
+		for _, inv := range invs {
+			for i, o := range inv.Operands {
+				if r, ok := replace[o]; ok {
+					inv.Operands[i] = r
+				}
+			}
+		}
+	}
+	if r, ok := replace[f.Ret]; ok {
+		f.Ret = r
+	}
+	used := map[*Node]bool{f.Ret: true}
+	for _, x := range nodes {
+		for _, o := range x.Operands {
+			used[o] = true
+		}
+	}
+	f.Nodes = nodes[:0:0]
+	for _, x := range nodes {
+		if !lits[x] || used[x] {
+			f.Nodes = append(f.Nodes, x)
+		}
+	}
+	if err := f.Check(); err != nil {
+		return nil, nil, nil, fmt.Errorf("outline: internal error: after outlining %s: %v", strings.Join(names, ", "), err)
+	}
+	return names, reused, invokes, nil
+}
+
+// patternFunc returns the function named name that computes m's
+// pattern, canonicalized, with node IDs from next and the positions of
+// the first instance.
+func patternFunc(m *Match, name string, next func() int) (*Function, error) {
 	g := &Function{Name: name, Outlined: true}
 	made := make([]*Node, len(m.Pattern.Nodes))
 	for i, pn := range m.Pattern.Nodes {
@@ -501,75 +623,38 @@ func apply(p *Package, f *Function, m *Match, name string) ([]*Node, error) {
 		g.Nodes = append(g.Nodes, nd)
 	}
 	g.Ret = made[m.Pattern.Root()]
-	// The caller.
-	replace := map[*Node]*Node{}
-	remove := map[*Node]bool{}
-	var invokes []*Node
-	for _, in := range m.Instances {
-		inv := &Node{ID: next(), Op: "invoke", Type: in.Root.Type, Operands: slices.Clone(in.Args),
-			Attrs: []Attr{{Key: "to_apply", Value: name}}, Pos: in.Root.Pos, Loc: in.Root.Loc}
-		replace[in.Root] = inv
-		invokes = append(invokes, inv)
-		for _, x := range in.Nodes {
-			remove[x] = true
-		}
-	}
-	var nodes []*Node
-	lits := map[*Node]bool{} // literals that removed nodes used
-	for _, x := range f.Nodes {
-		if inv, ok := replace[x]; ok {
-			nodes = append(nodes, inv)
-			for _, o := range x.Operands {
-				if o.Op == "literal" {
-					lits[o] = true
-				}
-			}
-			continue
-		}
-		if remove[x] {
-			for _, o := range x.Operands {
-				if o.Op == "literal" {
-					lits[o] = true
-				}
-			}
-			continue
-		}
-		for i, o := range x.Operands {
-			if r, ok := replace[o]; ok {
-				x.Operands[i] = r
-			}
-		}
-		nodes = append(nodes, x)
-	}
-	for _, inv := range invokes {
-		for i, o := range inv.Operands {
-			if r, ok := replace[o]; ok {
-				inv.Operands[i] = r
-			}
-		}
-	}
-	if r, ok := replace[f.Ret]; ok {
-		f.Ret = r
-	}
-	used := map[*Node]bool{f.Ret: true}
-	for _, x := range nodes {
-		for _, o := range x.Operands {
-			used[o] = true
-		}
-	}
-	f.Nodes = nodes[:0:0]
-	for _, x := range nodes {
-		if !lits[x] || used[x] {
-			f.Nodes = append(f.Nodes, x)
-		}
-	}
 	Canonicalize(g)
-	p.Funcs = append(p.Funcs, g)
-	if err := g.Check(); err != nil {
-		return nil, fmt.Errorf("outline: internal error: outlined function: %v", err)
+	return g, nil
+}
+
+// bodyText writes f's parameters' types and its nodes (operation, type,
+// attributes, operands by position), so that two functions with equal
+// texts compute the same value the same way.
+func bodyText(f *Function) string {
+	var b strings.Builder
+	at := make(map[*Node]int, len(f.Nodes))
+	for i, n := range f.Nodes {
+		at[n] = i
+		b.WriteString(n.Label())
+		for _, o := range n.Operands {
+			b.WriteString(" " + strconv.Itoa(at[o]))
+		}
+		b.WriteByte(';')
 	}
-	if err := f.Check(); err != nil {
-		return nil, fmt.Errorf("outline: internal error: after outlining %s: %v", name, err)
+	b.WriteString(" ret " + strconv.Itoa(at[f.Ret]))
+	return b.String()
+}
+
+// outlinedBodies maps the body text of each function of p that Outline
+// created to its name.
+func outlinedBodies(p *Package) map[string]string {
+	m := map[string]string{}
+	for _, f := range p.Funcs {
+		if f.Outlined {
+			if _, ok := m[bodyText(f)]; !ok {
+				m[bodyText(f)] = f.Name
+			}
+		}
 	}
-	return invokes, nil
+	return m
 }

@@ -259,7 +259,8 @@ func TestTableIncremental(t *testing.T) {
 					return
 				}
 			default:
-				invokes, err := apply(p, f, m, freshName(p))
+				_, _, invs, err := apply(p, f, []*Match{m}, map[string]string{})
+				invokes := invs[0]
 				if err != nil {
 					t.Fatal(err)
 				}
