@@ -26,8 +26,16 @@ import (
 // values are sampled; loop-invariant ones are fixed to a few values in
 // turn, the proof naming them.
 
-// closureMaxGens bounds the generating maps of one closure test.
-const closureMaxGens = 512
+// closureGenSteps are the numbers of generating maps tried in turn: few
+// generators usually suffice (their closure is a subset of the whole
+// closure), and each costs |D| evaluations of the update.
+var closureGenSteps = []int{16, 64, 512}
+
+// closureMaxCompositions bounds the compositions one closure test
+// computes (a refusal's cost: a few milliseconds). The updates it refutes
+// exceed the bound on the values within the first compositions; one that
+// the bound stops is not refuted.
+const closureMaxCompositions = 8192
 
 // closureSmallValues are the values a second varying input, or a
 // loop-invariant one, takes.
@@ -109,7 +117,12 @@ func (r *recognizer) closureProof(i int) (string, bool) {
 		for _, v := range inv {
 			invVals[v.Name] = IntValue(c, v.Type)
 		}
-		count, ok := closureExceeds(n, i, size, vary, invVals)
+		var count int
+		for _, gens := range closureGenSteps {
+			if count, ok = closureExceeds(n, i, size, vary, invVals, gens); ok {
+				break
+			}
+		}
 		if !ok {
 			if len(inv) == 0 {
 				break
@@ -138,8 +151,8 @@ func (r *recognizer) closureProof(i int) (string, bool) {
 // closureExceeds generates the maps x ↦ e(x, in) (x is x_i, the varying
 // values vary drawn, the invariant ones fixed by inv) and reports whether
 // their closure under composition exceeds size maps, with the number
-// found.
-func closureExceeds(e *Expr, i, size int, vary []*Expr, inv map[string]Value) (int, bool) {
+// found. At most maxGens distinct generators are used.
+func closureExceeds(e *Expr, i, size int, vary []*Expr, inv map[string]Value, maxGens int) (int, bool) {
 	vars := map[string]Value{}
 	for k, v := range inv {
 		vars[k] = v
@@ -151,9 +164,12 @@ func closureExceeds(e *Expr, i, size int, vary []*Expr, inv map[string]Value) (i
 			return []Value{0, 1}
 		}
 		if all {
+			// Every value, in an order that spreads the first ones over
+			// the range (signs, magnitudes): 167 is odd, so v*167 mod
+			// 256 is a permutation.
 			out := make([]Value, 256)
 			for v := range out {
-				out[v] = Value(v)
+				out[v] = Value(v * 167 % 256)
 			}
 			return out
 		}
@@ -170,7 +186,7 @@ func closureExceeds(e *Expr, i, size int, vary []*Expr, inv map[string]Value) (i
 	seen := map[string]bool{}
 	var gens [][]byte
 	idx := make([]int, len(vary))
-	for len(gens) < closureMaxGens {
+	for len(gens) < maxGens {
 		for k, v := range vary {
 			vars[v.Name] = doms[k][idx[k]]
 		}
@@ -207,9 +223,13 @@ func closureExceeds(e *Expr, i, size int, vary []*Expr, inv map[string]Value) (i
 	}
 	queue := slices.Clone(gens)
 	c := make([]byte, size)
+	work := 0
 	for q := 0; q < len(queue); q++ {
 		m := queue[q]
 		for _, g := range gens {
+			if work++; work > closureMaxCompositions {
+				return len(seen), false
+			}
 			for x := range size {
 				c[x] = g[m[x]]
 			}

@@ -98,6 +98,7 @@ func parseCorpusLine(text string) (*corpusCase, error) {
 		}
 	}
 	c.opts.Invariant = func(name string) bool { return slices.Contains(c.invariants, name) }
+	c.opts.Synthesize = true
 	var err error
 	if c.update, err = ParseUpdateTypes(c.src, elemTypes); err != nil {
 		return nil, err

@@ -134,6 +134,15 @@ func TestProveRefuted(t *testing.T) {
 		"max(x,y)+1": Apply(OpAdd, Apply(OpMax, x, y), Const(1, i)),
 	} {
 		r, err := p.Associative(one(e))
+		if err == nil && r.Verdict == Unknown {
+			// Z3 ran out of its resource limit: a refutation still
+			// stands on a counterexample found by evaluation (never
+			// fail on "unknown", issue 14), and Z3 never proved it.
+			if cex, ok := refute(one(e), false, false); ok {
+				t.Logf("%s: z3 %v; refuted by evaluation: %s", name, r, cex)
+				continue
+			}
+		}
 		if err != nil || r.Verdict != Refuted {
 			t.Errorf("%s: %v, %v; want refuted", name, r, err)
 			continue

@@ -73,6 +73,12 @@ type MatchOptions struct {
 	Invariant func(name string) bool
 	// Tables returns the table of a type; nil means the embedded tables.
 	Tables func(Type) (*Table, error)
+	// Synthesize solves for the input map y where no entry meets the
+	// update literally (synth.go): x - in is x + y with y = 0 - in. Off by
+	// default: the loop factoring of package rfactor and its tests
+	// expect the literal forms until they adopt it (nestor assoc match
+	// turns it on).
+	Synthesize bool
 }
 
 // Match is a recognized reduction.
@@ -578,8 +584,10 @@ func (r *recognizer) matchGroup(mask uint32) *groupResult {
 			}
 		}
 	}
-	if res := r.synthesize(elems); res != nil {
-		return res
+	if r.opts.Synthesize {
+		if res := r.synthesize(elems); res != nil {
+			return res
+		}
 	}
 	return &groupResult{err: r.failure(elems, roots, tried, realOnly, tableErr)}
 }
@@ -830,7 +838,9 @@ func (r *recognizer) failure(elems []int, roots []Op, tried int, realOnly *Entry
 		if tried > 0 {
 			why = fmt.Sprintf("none of the %d %v table entries of %d element(s) with root %s matches", tried, t, len(elems), strings.Join(rootNames, ", "))
 		}
-		why += ", and no entry with an identity gives it for a synthesized y"
+		if r.opts.Synthesize {
+			why += ", and no entry with an identity gives it for a synthesized y"
+		}
 		if tableErr != nil {
 			why += fmt.Sprintf(" (%v)", tableErr)
 		}

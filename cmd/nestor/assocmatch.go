@@ -61,7 +61,7 @@ the update is not recognized.`,
 					inv[strings.Join(strings.Fields(name), "")] = true
 				}
 			}
-			m, err := assoc.Recognize(update, assoc.MatchOptions{Wrap: *wrap, Real: *real,
+			m, err := assoc.Recognize(update, assoc.MatchOptions{Wrap: *wrap, Real: *real, Synthesize: true,
 				Invariant: func(name string) bool { return inv[name] }})
 			if err != nil {
 				return err

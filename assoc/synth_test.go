@@ -1,0 +1,173 @@
+package assoc
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// Pairs the normal forms must find equal, and pairs they must not (each
+// differs from the first at some point).
+func TestEquivalent(t *testing.T) {
+	for _, c := range []struct {
+		a, b  string
+		typ   Type
+		real  bool
+		equal bool
+	}{
+		// The shapes: the update and f(x, y).
+		{"x - a", "x + (0 - a)", Int32, false, true},
+		{"x + a*x", "x * (a + 1)", Int32, false, true},
+		{"x - a + b", "x + (b - a)", Uint8, false, true},
+		{"x - x*a", "x * (1 - a)", Uint16, false, true},
+		{"select(a < 0, x - a, x + a)", "x + select(a < 0, 0 - a, a)", Int32, false, true},
+		{"select(c < 0, x*a, x + x*a)", "x * select(c < 0, a, a + 1)", Int32, false, true},
+		{"min(x, a) + 0", "min(a, x)", Int8, false, true},
+		// Modulo 2^8: 256*a is 0.
+		{"x + a*256", "x", Int16, false, false},
+		{"x*a*a - x", "x*(a - 1)*(a + 1)", Int64, false, true},
+		// Floats: the ring only under Real.
+		{"x - a", "x + (0.0 - a)", Float64, true, true},
+		{"x + a*x", "x * (a + 1.0)", Float32, true, true},
+		{"x + a*x", "x * (a + 1.0)", Float32, false, false},
+		{"x - a", "x + (-0.0 - a)", Float32, false, true},
+		{"(x + a) + b", "x + (a + b)", Float64, false, false},
+		// Differences.
+		{"x - a", "a - x", Int32, false, false},
+		{"select(a < 0, x - a, x)", "x + select(a < 0, a, 0)", Int32, false, false},
+		{"min(x, a) + 1", "min(x + 1, a)", Int32, false, false},
+		{"x * 2", "x + x + x", Uint8, false, false},
+	} {
+		a := mustUpdateExpr(t, c.a, c.typ)
+		b := mustUpdateExpr(t, c.b, c.typ)
+		if got := equivalent(a, b, c.real); got != c.equal {
+			t.Errorf("%s vs %s (%v, real %v): equivalent %v, want %v", c.a, c.b, c.typ, c.real, got, c.equal)
+		}
+	}
+}
+
+func mustUpdateExpr(t *testing.T, src string, ty Type) *Expr {
+	t.Helper()
+	e, err := ParseExpr(src, ty)
+	if err != nil {
+		t.Fatalf("%s: %v", src, err)
+	}
+	return e
+}
+
+// The normal forms are sound: random pairs of expressions they find equal
+// agree at every point tried (integers wrap, the semantics of the normal
+// forms), and they find the equal pairs built by ring identities.
+func TestEquivalentRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 17))
+	found := 0
+	for range 4000 {
+		ty := []Type{Int8, Uint8, Int32, Uint16}[rng.IntN(4)]
+		a := randomRingExpr(rng, ty, 3)
+		b := randomRingExpr(rng, ty, 3)
+		if rng.IntN(3) == 0 {
+			b = ringVariant(rng, a)
+		}
+		if !equivalent(a, b, false) {
+			continue
+		}
+		found++
+		for range 200 {
+			env := Env{X: []Value{sample(ty, rng)}, Vars: map[string]Value{"a": sample(ty, rng), "b": sample(ty, rng)}, Wrap: true}
+			va, err1 := Eval(a, env)
+			vb, err2 := Eval(b, env)
+			if err1 == nil && err2 == nil && va != vb {
+				t.Fatalf("%v and %v (%v) found equivalent, but differ at x = %d, a = %d, b = %d", a, b, ty, env.X[0], env.Vars["a"], env.Vars["b"])
+			}
+		}
+	}
+	if found < 500 {
+		t.Errorf("only %d random pairs found equivalent", found)
+	}
+}
+
+func randomRingExpr(rng *rand.Rand, ty Type, depth int) *Expr {
+	if depth == 0 || rng.IntN(4) == 0 {
+		switch rng.IntN(4) {
+		case 0:
+			return X(0, ty)
+		case 1:
+			return Var("a", ty)
+		case 2:
+			return Var("b", ty)
+		}
+		return Const(IntValue(int64(rng.IntN(5)-2), ty), ty)
+	}
+	l, r := randomRingExpr(rng, ty, depth-1), randomRingExpr(rng, ty, depth-1)
+	switch rng.IntN(6) {
+	case 0:
+		return Apply(OpAdd, l, r)
+	case 1:
+		return Apply(OpSub, l, r)
+	case 2:
+		return Apply(OpMul, l, r)
+	case 3:
+		return Apply(OpMin, l, r)
+	case 4:
+		return Apply(OpSelect, Apply(OpLT, Var("a", ty), Const(0, ty)), l, r)
+	}
+	return Apply(OpNeg, l)
+}
+
+// ringVariant rewrites e by a ring identity: distributing a product,
+// moving a term across a subtraction, or lifting a select.
+func ringVariant(rng *rand.Rand, e *Expr) *Expr {
+	ty := e.Type
+	a := Var("a", ty)
+	switch rng.IntN(3) {
+	case 0: // e = (e + a) - a
+		return Apply(OpSub, Apply(OpAdd, e, a), a)
+	case 1: // e*(a + 1) = e*a + e
+		return Apply(OpSub, Apply(OpAdd, Apply(OpMul, e, a), e), Apply(OpMul, e, a))
+	}
+	// select(c, e + a, e) = e + select(c, a, 0)
+	c := Apply(OpLT, Var("b", ty), Const(0, ty))
+	return Apply(OpSub, Apply(OpSelect, c, Apply(OpAdd, e, a), e), Apply(OpSelect, c, a, Const(0, ty)))
+}
+
+// The closure test refutes what no associative operator decomposes, and
+// never an update that is f(x, y) for an associative f.
+func TestClosureProof(t *testing.T) {
+	for _, c := range []struct {
+		src  string
+		typ  Type
+		want bool
+	}{
+		{"f() = in(r) - f()", Int32, true},
+		{"f() = in(r) - f()", Uint8, true},
+		{"f() = 2*f() + in(r)", Int8, true},
+		{"f() = select(in(r) < 0, 0, f() + in(r))", Int32, true},
+		{"f() = f()*f() + in(r)", Int16, true},
+		// Associative: x + y with y = -in, x * y, max, x + y + x*y,
+		// the last value (y).
+		{"f() = f() - in(r)", Int32, false},
+		{"f() = f() * in(r)", Uint8, false},
+		{"f() = max(f(), in(r))", Int64, false},
+		{"f() = f() + in(r) + f()*in(r)", Int32, false},
+		{"f() = in(r)", Int32, false},
+		{"f() = f() ^ in(r)", Uint16, false},
+	} {
+		tp, err := ParseUpdate(c.src, c.typ)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := newClosureRecognizer(tp)
+		proof, got := r.closureProof(0)
+		if got != c.want {
+			t.Errorf("%s (%v): closure proof %v (%s), want %v", c.src, c.typ, got, proof, c.want)
+		}
+	}
+}
+
+// newClosureRecognizer sets up what closureProof reads.
+func newClosureRecognizer(tp Tuple) *recognizer {
+	r := &recognizer{n: 1, types: []Type{tp.Elems[0].Type}, invariant: func(string) bool { return false }}
+	c := Canon(tp.Elems[0])
+	r.update.Elems = []*Expr{c}
+	r.subj = []*snode{subject(c, r.invariant)}
+	return r
+}
