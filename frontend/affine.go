@@ -502,11 +502,25 @@ func shift(x *bound, c int64) (*bound, bool) {
 // on the large side of ≤.
 const errNotConvex = "not convex"
 
-// le returns constraints equivalent to x ≤ y, or a reason.
+// le returns constraints equivalent to x ≤ y, or a reason. A min on the
+// small side or a max on the large side is a union of convex pieces: it
+// becomes a placeholder whose cases are which operand is the extremum
+// (extremum; nestor's output writes such bounds for loops that run
+// the union of several statements' domains).
 func (b *builder) le(x, y *bound) ([]ir.Constraint, string) {
 	switch {
-	case x.isMin || y.isMax:
-		return nil, errNotConvex
+	case x.isMin:
+		a, ok := b.extremum(x)
+		if !ok {
+			return nil, errNotConvex
+		}
+		return b.le(&bound{aff: a, den: 1}, y)
+	case y.isMax:
+		a, ok := b.extremum(y)
+		if !ok {
+			return nil, errNotConvex
+		}
+		return b.le(x, &bound{aff: a, den: 1})
 	case x.isMax:
 		var out []ir.Constraint
 		for _, k := range x.kids {
@@ -703,4 +717,64 @@ func (b *builder) floorCeil(ce *cc.ConditionalExpression) (ir.Aff, int64, bool) 
 		return up, d, true
 	}
 	return ir.Aff{}, 0, false
+}
+
+// extremum returns a placeholder for the min or max t of affine leaves
+// (nested mins of a min, or maxes of a max, flattened): in case k, leaf k
+// is the extremum (ties go to the first) and the value is leaf k (a
+// floor-division local for a leaf with a division). It fails for mixed
+// nestings (a max inside a min).
+func (b *builder) extremum(t *bound) (ir.Aff, bool) {
+	var leaves []ir.Aff
+	var flat func(u *bound) bool
+	flat = func(u *bound) bool {
+		if len(u.kids) == 0 {
+			a := u.aff
+			if u.den > 1 {
+				a = b.floorDiv(a, u.den)
+			}
+			leaves = append(leaves, a)
+			return true
+		}
+		if u.isMin != t.isMin {
+			return false
+		}
+		for _, k := range u.kids {
+			if !flat(k) {
+				return false
+			}
+		}
+		return true
+	}
+	if !flat(t) {
+		return ir.Aff{}, false
+	}
+	d, l := len(b.loops), len(b.divs)
+	var alts []alt
+	for k, lk := range leaves {
+		a := alt{value: padAff(lk, d, b.np, l)}
+		for j, lj := range leaves {
+			if j == k {
+				continue
+			}
+			// min: leaf j − leaf k ≥ 0 (≥ 1 for an earlier j); max: the
+			// other way.
+			var c ir.Aff
+			var ok bool
+			if t.isMin {
+				c, _, ok = addAff(lj, -1, lk)
+			} else {
+				c, _, ok = addAff(lk, -1, lj)
+			}
+			if ok && j < k {
+				c.Const, ok = add64(c.Const, -1)
+			}
+			if !ok {
+				return ir.Aff{}, false
+			}
+			a.cons = append(a.cons, ir.Constraint{Aff: padAff(c, d, b.np, l)})
+		}
+		alts = append(alts, a)
+	}
+	return b.placeholder(alts), true
 }

@@ -222,3 +222,26 @@ func affExpr(a ir.Aff, t ir.Type, params []ir.Param, iterTypes []ir.Type) ir.Exp
 	}
 	return e
 }
+
+// setFinal records the final value of counter d from its cases: those
+// that can hold here, as a placeholder, or as a plain form when one case
+// without a local is left (a loop that runs at least once with one upper
+// bound, for instance).
+func (b *builder) setFinal(d *cc.Declarator, alts []alt) {
+	var live []alt
+	for _, a := range alts {
+		div := ir.Div{Num: ir.NewAff(len(b.loops), b.np, len(b.divs)), Den: 1}
+		if a.div != nil {
+			div = *a.div
+		}
+		empty, err := b.empty(len(b.loops), append(slices.Clone(b.divs), div), b.cons, a.cons)
+		if err != nil || !empty {
+			live = append(live, a)
+		}
+	}
+	if len(live) == 1 && live[0].div == nil {
+		b.setValue(d, live[0].value, "")
+		return
+	}
+	b.setValue(d, b.placeholder(live), "")
+}

@@ -255,6 +255,18 @@ func dimExprs(d *cc.Declarator) (dims []cc.ExpressionNode, pointer, ok bool) {
 		case cc.DirectDeclaratorArr, cc.DirectDeclaratorStaticArr, cc.DirectDeclaratorArrStatic:
 			dims = append(dims, dd.AssignmentExpression)
 			dd = dd.DirectDeclarator
+		case cc.DirectDeclaratorDecl:
+			// "double (*restrict A)[n]", what a parameter "double
+			// A[m][n]" decays to: a pointer to rows, the first size
+			// absent as in "A[][n]".
+			in := dd.Declarator
+			if in == nil || in.Pointer == nil || in.Pointer.Pointer != nil || in.DirectDeclarator == nil ||
+				in.DirectDeclarator.Case != cc.DirectDeclaratorIdent || len(dims) == 0 || !d.IsParam() {
+				return nil, false, false
+			}
+			dims = append(dims, nil)
+			slices.Reverse(dims)
+			return dims, false, true
 		default:
 			return nil, false, false
 		}

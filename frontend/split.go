@@ -97,7 +97,7 @@ func (b *builder) expand(st *ir.Stmt) ([]*ir.Stmt, string) {
 		for _, acc := range s.Accesses {
 			for k, x := range acc.Index {
 				if slices.ContainsFunc(x.Local, func(v int64) bool { return v != 0 }) {
-					return nil, "a subscript divides by a constant that does not divide it exactly"
+					return nil, "a subscript depends on a floor division (a quotient, or the value a loop with a step leaves in its counter), and nestor keeps subscripts affine in the counters"
 				}
 				acc.Index[k].Local = []int64{}
 			}

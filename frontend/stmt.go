@@ -190,7 +190,7 @@ func (b *builder) iteration(n *cc.IterationStatement) {
 	defer func() {
 		// After the loop, the counter holds its final value.
 		if finalWhy == "" {
-			b.setValue(counter, b.placeholder(final), "")
+			b.setFinal(counter, final)
 		} else {
 			b.setValue(counter, ir.Aff{}, fmt.Sprintf("the value of %s after its loop is not affine: %s", name, finalWhy))
 		}

@@ -64,6 +64,64 @@ void f(void) {
 #pragma endscop
   g = s;
 }`, []string{"+= peek(i:int):double"}},
+		{"a min on the lower side is a union: one statement per piece", `
+void f(int n, int m, double x[n]) {
+#pragma scop
+  for (int i = (n < m ? n : m); i < 2 * n; i++)
+    x[i] = 0;
+#pragma endscop
+}`, []string{
+			"[n, m] -> { S0[i] : i >= n and i <= 2*n - 1 and n <= m } beta=[0 0]",
+			"[n, m] -> { S1[i] : i >= m and i <= 2*n - 1 and n >= m + 1 } beta=[0 1]",
+		}},
+		{"a remainder subscript splits the statement by residue", `
+double a[2][10];
+void f(void) {
+#pragma scop
+  for (int t = 0; t < 4; t++)
+    for (int i = 1; i < 9; i++)
+      a[(t + 1) % 2][i] = a[t % 2][i - 1];
+#pragma endscop
+}`, []string{
+			"S0[t, i] : t >= 0 and t <= 3 and i >= 1 and i <= 8 and t = 2*floor((t)/2) } beta=[0 0 0] dir=[1 1] acc=w:a[1][i],a[0][i - 1]",
+			"S1[t, i] : t >= 0 and t <= 3 and i >= 1 and i <= 8 and t = 2*floor((t + 1)/2) - 1 } beta=[0 0 1] dir=[1 1] acc=w:a[0][i],a[1][i - 1]",
+		}},
+		{"a counter after its loop holds its final value", `
+void f(int n, double x[n + 1]) {
+  int i;
+#pragma scop
+  for (i = 0; i < n; i++)
+    x[i] = 1;
+  x[i] = 2;
+#pragma endscop
+}`, []string{
+			"[n] -> { S1[] : n >= 1 } beta=[1] dir=[] acc=w:x[n]",
+			"[n] -> { S2[] : n <= 0 } beta=[2] dir=[] acc=w:x[0]",
+		}},
+		{"nestor's own output: floord bounds, a counter declared before a loop that a second loop continues", `
+#define nestor_floord(n, d) (((n) < 0) ? -((-(n) + (d) - 1) / (d)) : (n) / (d))
+#define nestor_min(a, b) ((a) < (b) ? (a) : (b))
+void f(int n, double x[n]) {
+  int i;
+#pragma scop
+  for (int t1 = 0; t1 <= nestor_floord(n - 1, 8); t1++) {
+    int t2 = 8*t1;
+    for (; t2 < nestor_min(n - 1, 8*t1 + 7); t2 += 2) {
+      x[t2] = 0;
+      x[t2 + 1] = 0;
+    }
+    for (; t2 < nestor_min(n, 8*t1 + 8); t2++)
+      x[t2] = 1;
+  }
+  (void)i;
+#pragma endscop
+}`, []string{
+			// The second loop starts where the first ended: when n − 2
+			// ended it after it ran, and at 8·t1 when it never ran (the
+			// case where 8·t1 + 6 ended it leaves the second loop empty).
+			"S2[t1, t2] : t1 >= 0 and 8*t1 <= n - 1 and t2 >= 8*t1 + 2*floor((n - 8*t1)/2) and t2 <= n - 1 and t2 <= 8*t1 + 7 and 8*t1 >= n - 8 and 8*t1 <= n - 2 } beta=[0 1 0]",
+			"S3[t1, t2] : t1 >= 0 and 8*t1 <= n - 1 and t2 >= 8*t1 and t2 <= n - 1 and t2 <= 8*t1 + 7 and 8*t1 >= n - 8 and 8*t1 >= n - 1 } beta=[0 1 1]",
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := summary(parseOne(t, tc.src).Prog)
