@@ -11,18 +11,25 @@ import (
 )
 
 var schedCommand = &command{
-	name: "sched", args: "FILE.c [-I dir] [-D NAME[=VALUE]] [--fuse smart|max|no]",
+	name: "sched", args: "FILE.c [-I dir] [-D NAME[=VALUE]] [--fuse smart|max|no] [--tree]",
 	summary: `print the affine schedule nestor computes for each #pragma scop region
 
 One line per statement, isl style: the statement's counters mapped to the
 time dimensions (constant dimensions order statements: fusion and
 distribution), then the dimensions that carry no dependence (parallel).
 When the scheduler gives up, the reason is printed and opt keeps the
-original order.`,
+original order.
+
+With --tree, the schedule as a schedule tree, in the YAML-like text isl
+prints: sequences of filters for the constant dimensions, bands of affine
+rows for the loops, each band permutable or not, with its coincident
+(parallel) members, and per member the statements it carries no
+dependence of (coincident_for).`,
 	setup: func(fs *flag.FlagSet) runFunc {
 		var src sourceFlags
 		src.register(fs)
 		src.registerOpt(fs)
+		tree := fs.Bool("tree", false, "print the schedule as a schedule tree (isl's YAML-like form) instead of per-statement rows and loops")
 		return func(out io.Writer, args []string) error {
 			f, err := src.parse(args)
 			if err != nil {
@@ -44,6 +51,10 @@ original order.`,
 				sc, err := sched.Compute(s.Prog, g, sched.Options{Fusion: opts.Fusion, Align: opts.Align, Budget: opts.SchedBudget})
 				if err != nil {
 					fmt.Fprintf(out, "  no schedule, the original order stays: %v\n", err)
+					continue
+				}
+				if *tree {
+					fmt.Fprint(out, indentLines(sched.FromSchedule(s.Prog, sc).String(), "  "))
 					continue
 				}
 				fmt.Fprint(out, indentLines(sched.Format(s.Prog, sc), "  "))

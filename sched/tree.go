@@ -1,0 +1,228 @@
+package sched
+
+import (
+	"fmt"
+	"slices"
+
+	"nestor/ir"
+)
+
+// A Tree is a schedule as a tree, in the spirit of isl's schedule trees:
+// the root's children order the statements (a Sequence of Filters) or
+// scan them together (a Band of affine rows); a Leaf ends a branch. It
+// says what Schedule's flat rows say — every time dimension is a member of
+// a band or the position of a sequence — with the structure explicit: the
+// statements each node runs, the rows of each band, whether the band is
+// permutable and, per member, for which statements it carries no
+// dependence.
+//
+// FromSchedule builds the tree of a schedule and Tree.Schedule the
+// schedule of a tree; Tree.String prints it in a YAML-like text close to
+// isl's (ParseTree reads it back), which is what `nestor sched --tree`
+// shows.
+type Tree struct {
+	// Stmts are the names of the statements (ir.Stmt.Name), their counters
+	// and the program's parameters, for printing and parsing.
+	Stmts  []string
+	Iters  [][]string
+	Params []string
+	Root   *TreeNode
+}
+
+// NodeKind is what a tree node does.
+type NodeKind uint8
+
+const (
+	// LeafNode ends a branch: its statements are ordered completely.
+	LeafNode NodeKind = iota
+	// BandNode scans its statements by the affine rows of its members,
+	// outermost first; its one child runs inside.
+	BandNode
+	// SequenceNode runs its children one after another; each child is a
+	// FilterNode.
+	SequenceNode
+	// FilterNode restricts its child to the statements Stmts.
+	FilterNode
+)
+
+var kindNames = [...]string{LeafNode: "leaf", BandNode: "band", SequenceNode: "sequence", FilterNode: "filter"}
+
+func (k NodeKind) String() string { return kindNames[k] }
+
+// A TreeNode is one node of a Tree.
+type TreeNode struct {
+	Kind NodeKind
+	// Stmts are the statements the node runs, in increasing order.
+	Stmts []int
+	// Rows[m][s] is member m of a band for statement s (an index into
+	// Tree.Stmts; nil for statements the band does not run): an affine
+	// form over the statement's counters and the parameters.
+	Rows [][]ir.Aff
+	// Permutable reports whether the band's members may be permuted
+	// (and tiled): each respects every dependence not satisfied outside
+	// the band.
+	Permutable bool
+	// Coincident[m] reports whether member m carries no dependence at all
+	// (isl's coincident); CoincidentFor[m][s] whether it carries none of
+	// statement s (a loop of member m around statements that all have it
+	// is parallel).
+	Coincident    []bool
+	CoincidentFor [][]bool
+	Children      []*TreeNode
+}
+
+// FromSchedule returns the tree of sc, a schedule of p: the scalar
+// dimensions become sequences (one filter per value, in increasing
+// order, for the statements that reach them) and the runs of loop
+// dimensions bands, permutable where sc.Bands says so.
+func FromSchedule(p *ir.Program, sc *Schedule) *Tree {
+	t := &Tree{Params: ir.ParamNames(p)}
+	all := make([]int, len(p.Stmts))
+	for s, st := range p.Stmts {
+		all[s] = s
+		t.Stmts = append(t.Stmts, st.Name)
+		t.Iters = append(t.Iters, st.Iters)
+	}
+	t.Root = buildTree(sc, all, 0)
+	return t
+}
+
+func buildTree(sc *Schedule, stmts []int, dim int) *TreeNode {
+	if dim >= sc.Dims() {
+		return &TreeNode{Kind: LeafNode, Stmts: stmts}
+	}
+	if sc.scalar(dim) {
+		seq := &TreeNode{Kind: SequenceNode, Stmts: stmts}
+		var values []int64
+		for _, s := range stmts {
+			if v := sc.Rows[s][dim].Const; !slices.Contains(values, v) {
+				values = append(values, v)
+			}
+		}
+		slices.Sort(values)
+		for _, v := range values {
+			var group []int
+			for _, s := range stmts {
+				if sc.Rows[s][dim].Const == v {
+					group = append(group, s)
+				}
+			}
+			seq.Children = append(seq.Children, &TreeNode{Kind: FilterNode, Stmts: group,
+				Children: []*TreeNode{buildTree(sc, group, dim+1)}})
+		}
+		return seq
+	}
+	end, permutable := dim+1, false
+	for _, b := range sc.Bands {
+		if b.Start <= dim && dim < b.End {
+			end, permutable = b.End, true
+		}
+	}
+	for k := dim + 1; k < end; k++ { // a band's members are loop dimensions
+		if sc.scalar(k) {
+			end = k
+			break
+		}
+	}
+	band := &TreeNode{Kind: BandNode, Stmts: stmts, Permutable: permutable}
+	n := len(sc.Rows)
+	for k := dim; k < end; k++ {
+		rows := make([]ir.Aff, n)
+		coin := make([]bool, n)
+		for _, s := range stmts {
+			rows[s] = sc.Rows[s][k].Clone()
+			coin[s] = sc.ParallelFor(k, s)
+		}
+		band.Rows = append(band.Rows, rows)
+		band.Coincident = append(band.Coincident, sc.Parallel[k])
+		band.CoincidentFor = append(band.CoincidentFor, coin)
+	}
+	band.Children = []*TreeNode{buildTree(sc, stmts, end)}
+	return band
+}
+
+// Schedule returns the flat schedule of t: one time dimension per band
+// member and per sequence, depth first, a statement's position in a
+// sequence as its value there; statements outside a branch get zero rows
+// where the branch has dimensions they lack. A tree from FromSchedule
+// gives back a schedule that orders every statement instance as the
+// original did (the values of scalar dimensions may be renumbered).
+func (t *Tree) Schedule(np int) (*Schedule, error) {
+	n := len(t.Stmts)
+	sc := &Schedule{Rows: make([][]ir.Aff, n)}
+	zero := func(s int) ir.Aff {
+		return ir.Aff{Iter: make([]int64, len(t.Iters[s])), Param: make([]int64, np)}
+	}
+	var walk func(nd *TreeNode, dim int) (int, error)
+	walk = func(nd *TreeNode, dim int) (int, error) {
+		grow := func(to int) {
+			for len(sc.Parallel) < to {
+				sc.Parallel = append(sc.Parallel, true)
+				sc.Carried = append(sc.Carried, make([]bool, n))
+			}
+			for s := range n {
+				for len(sc.Rows[s]) < to {
+					sc.Rows[s] = append(sc.Rows[s], zero(s))
+				}
+			}
+		}
+		switch nd.Kind {
+		case LeafNode:
+			return dim, nil
+		case SequenceNode:
+			grow(dim + 1)
+			sc.Parallel[dim], sc.Carried[dim] = false, nil // no loop
+			end := dim + 1
+			for k, f := range nd.Children {
+				if f.Kind != FilterNode || len(f.Children) != 1 {
+					return 0, fmt.Errorf("sched: a sequence's children must be filters with one child each")
+				}
+				for _, s := range f.Stmts {
+					sc.Rows[s][dim].Const = int64(k)
+				}
+				e, err := walk(f.Children[0], dim+1)
+				if err != nil {
+					return 0, err
+				}
+				end = max(end, e)
+			}
+			return end, nil
+		case BandNode:
+			m := len(nd.Rows)
+			grow(dim + m)
+			for k := range m {
+				sc.Parallel[dim+k] = sc.Parallel[dim+k] && nd.Coincident[k]
+				for _, s := range nd.Stmts {
+					if len(nd.Rows[k][s].Iter) != len(t.Iters[s]) {
+						return 0, fmt.Errorf("sched: band row of %s has %d counters, the statement %d", t.Stmts[s], len(nd.Rows[k][s].Iter), len(t.Iters[s]))
+					}
+					r := nd.Rows[k][s].Clone()
+					r.Param = append(r.Param, make([]int64, max(0, np-len(r.Param)))...)[:np]
+					sc.Rows[s][dim+k] = r
+					sc.Carried[dim+k][s] = !nd.CoincidentFor[k][s]
+				}
+			}
+			if nd.Permutable {
+				sc.Bands = append(sc.Bands, Band{Start: dim, End: dim + m})
+			}
+			if len(nd.Children) != 1 {
+				return 0, fmt.Errorf("sched: a band must have one child")
+			}
+			return walk(nd.Children[0], dim+m)
+		}
+		return 0, fmt.Errorf("sched: a %v node where a band, sequence or leaf belongs", nd.Kind)
+	}
+	end, err := walk(t.Root, 0)
+	if err != nil {
+		return nil, err
+	}
+	if end == 0 { // a leaf: one scalar dimension orders nothing
+		for s := range n {
+			sc.Rows[s] = []ir.Aff{zero(s)}
+		}
+		sc.Parallel, sc.Carried = []bool{true}, [][]bool{nil}
+	}
+	slices.SortFunc(sc.Bands, func(a, b Band) int { return a.Start - b.Start })
+	sc.Bands = slices.CompactFunc(sc.Bands, func(a, b Band) bool { return a == b })
+	return sc, nil
+}
