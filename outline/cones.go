@@ -48,7 +48,7 @@ import "slices"
 // Limits of the cone miner.
 const (
 	// maxConeDepth bounds the depth of the cones hashed and verified.
-	maxConeDepth = 24
+	maxConeDepth = 16
 	// maxConeNodes bounds the nodes of one cone under verification.
 	maxConeNodes = 512
 	// maxConeVerify bounds the buckets verified per iteration, and
@@ -167,23 +167,56 @@ func (a *analysis) coneChoice(opt Options, best int64, rep *Report, work *int64,
 	if batch {
 		limit = maxConeVerifyBatch
 	}
-	type scored struct {
-		m *Match
-		s int64
+	// Under Nodes the size of a set's anti-unifier gives its saving
+	// exactly, so sets are sized first and built (build is the costly
+	// part) best first; under Area every set is built.
+	type cand struct {
+		roots []int32
+		est   int64
 	}
-	var found []scored
+	var cands []cand
 	for i, b := range buckets {
 		if i >= limit {
 			break
 		}
 		for _, roots := range a.subsets(b.roots, st, work) {
-			if m := a.dagMatch(roots, st, work); m != nil {
-				rep.Verified++
-				if s := m.Saved(opt.Objective); m.Size >= int(minK) && s > best {
-					found = append(found, scored{m, s})
-					if !batch {
-						best = s
-					}
+			est := int64(1) << 62
+			if opt.Objective == Nodes {
+				_, k := a.dagAU(roots, st, work, true)
+				if int32(k) < minK {
+					continue
+				}
+				est = int64(len(roots)-1) * int64(k)
+			}
+			cands = append(cands, cand{roots, est})
+		}
+	}
+	slices.SortStableFunc(cands, func(x, y cand) int { return cmp64(y.est, x.est) })
+	type scored struct {
+		m *Match
+		s int64
+	}
+	var found []scored
+	takenRoot := map[int32]bool{}
+	for _, c := range cands {
+		if c.est <= best {
+			break
+		}
+		if batch && slices.ContainsFunc(c.roots, func(r int32) bool { return takenRoot[r] }) {
+			continue
+		}
+		m := a.dagMatch(c.roots, st, work)
+		if m == nil {
+			continue
+		}
+		rep.Verified++
+		if s := m.Saved(opt.Objective); m.Size >= int(minK) && s > best {
+			found = append(found, scored{m, s})
+			if !batch {
+				best = s
+			} else {
+				for _, in := range m.Instances {
+					takenRoot[a.index[in.Root]] = true
 				}
 			}
 		}
@@ -235,10 +268,7 @@ func (a *analysis) subsets(roots []int32, st *stepper, work *int64) [][]int32 {
 			if r == ref {
 				continue
 			}
-			k := 0
-			if m := a.dagMatch([]int32{ref, r}, st, work); m != nil {
-				k = m.Size
-			}
+			_, k := a.dagAU([]int32{ref, r}, st, work, true)
 			if _, seen := size[r]; !seen && !slices.Contains(ks, k) {
 				ks = append(ks, k)
 			}
@@ -267,11 +297,18 @@ func (a *analysis) subsets(roots []int32, st *stepper, work *int64) [][]int32 {
 // top of this file). It returns nil when the pattern is the roots alone
 // and they weigh nothing.
 func (a *analysis) dagMatch(roots []int32, st *stepper, work *int64) *Match {
+	m, _ := a.dagAU(roots, st, work, false)
+	return m
+}
+
+// dagAU computes dagMatch, or with sizeOnly only the pattern's size k
+// under Nodes (without building the Match).
+func (a *analysis) dagAU(roots []int32, st *stepper, work *int64, sizeOnly bool) (*Match, int) {
 	roots = slices.Clone(roots)
 	slices.Sort(roots)
 	n := len(roots)
 	if n < 2 || !a.litMatch(roots) {
-		return nil
+		return nil, 0
 	}
 	ret := int32(-1)
 	if i, ok := a.index[a.f.Ret]; ok {
@@ -349,6 +386,15 @@ func (a *analysis) dagMatch(roots []int32, st *stepper, work *int64) *Match {
 			}
 		}
 	}
+	if sizeOnly {
+		k := 0
+		for c, T := range tuples {
+			if !killed[c] {
+				k += int(weight(a.nodes[T[0]], Nodes))
+			}
+		}
+		return nil, k
+	}
 	var flat []int32
 	pn := map[int32]int32{}
 	for c, T := range tuples {
@@ -362,9 +408,10 @@ func (a *analysis) dagMatch(roots []int32, st *stepper, work *int64) *Match {
 		flat = append(flat, T...)
 	}
 	if len(flat) == n && a.w[roots[0]] == 0 {
-		return nil
+		return nil, 0
 	}
-	return a.build(roots, flat, pn, st)
+	m := a.build(roots, flat, pn, st)
+	return m, m.Size
 }
 
 // dagEligible reports whether tuple x (operands of a pattern node, one

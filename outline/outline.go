@@ -3,6 +3,7 @@ package outline
 import (
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -24,6 +25,14 @@ type Options struct {
 	// MaxFuncs stops the pass after that many outlined functions; 0
 	// means no limit.
 	MaxFuncs int
+	// Budget stops the pass, with what it has outlined so far (a valid
+	// function: every step leaves one), once Report.Work exceeds it; 0
+	// means no limit. Work is counted, not timed, so a budget gives the
+	// same result on every machine.
+	Budget int64
+	// Progress, when set, receives a line per iteration: the function's
+	// size and cost, the functions outlined and the work done.
+	Progress io.Writer
 }
 
 func (o Options) minSize() int {
@@ -58,9 +67,12 @@ type Report struct {
 	// given up, because its groups of equal keys held more than
 	// maxTablePairs pairs; the cone miner alone chose.
 	TableSkipped bool
-	// Work counts the units of work the cone miner did (nodes hashed and
-	// visited).
+	// Work counts units of work: per iteration the nodes analysed, the
+	// table's pair entries computed, and the nodes the cone miner hashed
+	// and visited.
 	Work int64
+	// Stopped is set when Options.Budget stopped the pass early.
+	Stopped bool
 }
 
 // maxTablePairs bounds the pairs of nodes with equal keys for which the
@@ -164,7 +176,16 @@ func Outline(p *Package, fn string, opt Options) (*Report, error) {
 	var bs *bundles  // f's bundles, while it has them
 	bundledAt := 0   // len(rep.Funcs) when they were added
 	for opt.MaxFuncs == 0 || len(rep.Funcs) < opt.MaxFuncs {
+		if opt.Budget > 0 && rep.Work > opt.Budget {
+			rep.Stopped = true
+			break
+		}
+		if opt.Progress != nil {
+			fmt.Fprintf(opt.Progress, "outline: %s: iteration %d: %d nodes, cost %d, %d functions outlined, work %d\n",
+				fn, rep.Iterations+1, len(f.Nodes), Cost(p, obj), len(rep.Funcs), rep.Work)
+		}
 		rep.Iterations++
+		rep.Work += int64(len(f.Nodes))
 		a := analyze(f, obj, keys, bs)
 		var m *Match
 		if useTable = useTable && a.pairs() <= maxTablePairs; useTable {
@@ -173,6 +194,8 @@ func Outline(p *Package, fn string, opt Options) (*Report, error) {
 			} else {
 				tbl = buildTable(a, tbl, affected(a, seeds))
 			}
+			rep.Work += tbl.total - rep.Pairs
+			rep.Pairs = tbl.total
 			var proven bool
 			var err error
 			m, proven, err = choose(tbl, opt, rep)
@@ -241,9 +264,6 @@ func Outline(p *Package, fn string, opt Options) (*Report, error) {
 	if bs != nil { // stopped by MaxFuncs
 		unbundle(f, bs)
 		canonicalize(f)
-	}
-	if tbl != nil {
-		rep.Pairs = tbl.total
 	}
 	rep.TableSkipped = !useTable
 	rep.CostAfter = Cost(p, obj)

@@ -2,6 +2,7 @@ package outline
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -79,5 +80,29 @@ func TestOutlineReuse(t *testing.T) {
 	}
 	if reused == 0 || len(bodies) == 0 {
 		t.Errorf("%d outlined functions, %d reused", len(bodies), reused)
+	}
+}
+
+// TestOutlineBudget: a work budget stops the pass early with a valid,
+// partial result (checked by checkOutline), the same on every run.
+func TestOutlineBudget(t *testing.T) {
+	p, _ := Planted(PlantSpec{Seed: 3, Size: 8, Copies: 12, Nodes: 600, FanOut: true})
+	full := checkOutline(t, p, "planted", Options{})
+	if full.Stopped || full.Work == 0 {
+		t.Fatalf("no budget: stopped %v, work %d", full.Stopped, full.Work)
+	}
+	var progress strings.Builder
+	q := clonePackage(p)
+	part, err := Outline(q, "planted", Options{Budget: full.Work / 3, Progress: &progress})
+	if err != nil {
+		t.Fatal(err)
+	}
+	again := checkOutline(t, p, "planted", Options{Budget: full.Work / 3})
+	if !part.Stopped || part.Iterations >= full.Iterations || part.CostAfter < full.CostAfter || part.CostAfter != again.CostAfter {
+		t.Errorf("budget %d: stopped %v after %d of %d iterations, cost %d (full %d, again %d)",
+			full.Work/3, part.Stopped, part.Iterations, full.Iterations, part.CostAfter, full.CostAfter, again.CostAfter)
+	}
+	if got := strings.Count(progress.String(), "\n"); got != part.Iterations {
+		t.Errorf("%d progress lines for %d iterations:\n%s", got, part.Iterations, progress.String())
 	}
 }

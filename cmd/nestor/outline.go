@@ -16,7 +16,7 @@ import (
 func init() { commands = append(commands, outlineCommand) }
 
 var outlineCommand = &command{
-	name: "outline", args: "FILE.ir [-o OUT.ir] [--objective nodes|area] [--exact] [--fn NAME] [--inline]",
+	name: "outline", args: "FILE.ir [-o OUT.ir] [--objective nodes|area] [--exact] [--fn NAME] [--min-size K] [--budget N] [--progress] [--verify N] [--inline]",
 	summary: `outline repeated subgraphs of an XLS IR package into functions
 
 Reads an XLS IR package, finds in each function (or the one --fn names)
@@ -27,8 +27,15 @@ again while the objective improves: --objective nodes (the default) saves
 (n−1)·k operations and needs k ≥ --min-size (3 by default); area weighs
 operations by their bit width and charges the multiplexers the shared
 inputs would need. The choice of each instance set is greedy, or exact
-(maximum cliques by Bron–Kerbosch) with --exact. The result is checked by
-evaluation on random inputs against the input (--verify N vectors).
+(maximum cliques by Bron–Kerbosch) with --exact. Beside the pairwise
+table, a cone miner finds exact repeats with internal fan-out by hashing
+bounded-depth shapes; in large functions (more than about 2 million
+pairs of equal-key nodes) it runs alone, in time near linear in the
+function. --budget N stops each function's outlining after N units of
+work with what it found so far; --progress reports each iteration on
+standard error. A pattern equal to a function outlined before invokes it.
+The result is checked by evaluation on random inputs against the input
+(--verify N vectors).
 
 The whole function-level IR is read: side-effecting operations (assert,
 trace, cover, after_all, min_delay), counted_for, map and invokes of
@@ -56,6 +63,8 @@ standard error.`,
 		minSize := fs.Int("min-size", 0, "least number of operations of a pattern (default 3 for nodes, 2 for area)")
 		inline := fs.Bool("inline", false, "inline every invocation instead, restoring a flat graph")
 		verify := fs.Int("verify", 1000, "random input vectors on which the result must evaluate as the input (0: none)")
+		budget := fs.Int64("budget", 0, "stop each function's outlining after `N` units of work, keeping what was outlined (0: no limit)")
+		progress := fs.Bool("progress", false, "report each iteration on standard error")
 		return func(out io.Writer, args []string) error {
 			if len(args) != 1 {
 				return usageError{"want one FILE.ir argument"}
@@ -101,7 +110,11 @@ standard error.`,
 				}
 			}
 			for _, name := range names {
-				rep, err := outline.Outline(p, name, outline.Options{Objective: obj, Exact: *exact, MinSize: *minSize})
+				o := outline.Options{Objective: obj, Exact: *exact, MinSize: *minSize, Budget: *budget}
+				if *progress {
+					o.Progress = os.Stderr
+				}
+				rep, err := outline.Outline(p, name, o)
 				if err != nil {
 					return err
 				}
@@ -147,10 +160,20 @@ func printOutlineReport(w io.Writer, r *outline.Report) {
 	if r.Exact {
 		fmt.Fprint(w, " (each choice optimal)")
 	}
+	if r.TableSkipped {
+		fmt.Fprint(w, " (cone miner only)")
+	}
+	if r.Stopped {
+		fmt.Fprintf(w, " (stopped by the budget after %d units of work: partial result)", r.Work)
+	}
 	fmt.Fprintln(w)
 	for _, o := range r.Funcs {
-		fmt.Fprintf(w, "  %s: n = %d instances, k = %d operations, %d params, saves %d %s: %s\n",
-			o.Name, o.Instances, o.Size, o.Params, o.Saved, unit, strings.TrimSpace(o.Pattern))
+		again := ""
+		if o.Reused {
+			again = " (same body as before)"
+		}
+		fmt.Fprintf(w, "  %s%s: n = %d instances, k = %d operations, %d params, saves %d %s: %s\n",
+			o.Name, again, o.Instances, o.Size, o.Params, o.Saved, unit, strings.TrimSpace(o.Pattern))
 	}
 }
 
