@@ -160,10 +160,14 @@ func timeNames(p *ir.Program, n int) []string {
 // stmtMap returns statement s's counters as affine forms over the counters
 // of the loop dimensions (old), and its domain over them (cons, without
 // the projections the code generator needs).
-func stmtMap(p *ir.Program, s *ir.Stmt, rows []ir.Aff, loops []int) (old []ir.Aff, cons []ir.Constraint, err error) {
-	if len(s.Domain.Divs) > 0 {
-		return nil, nil, fmt.Errorf("domains with strides or floor divisions are not supported by schedule application yet")
-	}
+//
+// Floor-division locals (ir.Div) carry over — a[(t+1)%2] is
+// a[t + 1 − 2q] with q = ⌊(t+1)/2⌋, and a guard t % 2 == 1 the
+// congruence t = 2q − 1: each numerator is rewritten in the new counters
+// (divs, numerators over the loop dimensions), which defines the same q
+// at every instance, and the constraints and subscripts keep their
+// locals' coefficients.
+func stmtMap(p *ir.Program, s *ir.Stmt, rows []ir.Aff, loops []int) (old []ir.Aff, cons []ir.Constraint, divs []ir.Div, err error) {
 	d, np, m := s.Depth(), len(p.Params), len(loops)
 	// The rows of the loop dimensions that move with this statement's
 	// counters form M; i = M⁻¹·(t_sel − N·p − c).
@@ -185,7 +189,7 @@ func stmtMap(p *ir.Program, s *ir.Stmt, rows []ir.Aff, loops []int) (old []ir.Af
 		}
 	}
 	if len(sel) != d {
-		return nil, nil, fmt.Errorf("%d schedule rows span %d of its %d counters", len(sel)+len(dep), len(sel), d)
+		return nil, nil, nil, fmt.Errorf("%d schedule rows span %d of its %d counters", len(sel)+len(dep), len(sel), d)
 	}
 	M := make([][]int64, d)
 	for r, j := range sel {
@@ -193,7 +197,7 @@ func stmtMap(p *ir.Program, s *ir.Stmt, rows []ir.Aff, loops []int) (old []ir.Af
 	}
 	inv, err := unimodularInverse(M)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	// old[l] = Σ_r inv[l][r]·(t_sel[r] − Param·p − c), an affine form over the new counters.
 	old = make([]ir.Aff, d)
@@ -230,7 +234,10 @@ func stmtMap(p *ir.Program, s *ir.Stmt, rows []ir.Aff, loops []int) (old []ir.Af
 		a.Const = -rows[k].Const
 		cons = append(cons, ir.Constraint{Eq: true, Aff: a})
 	}
-	return old, cons, nil
+	for _, dv := range s.Domain.Divs {
+		divs = append(divs, ir.Div{Num: substitute(dv.Num, old, m, np), Den: dv.Den})
+	}
+	return old, cons, divs, nil
 }
 
 func isConstant(a ir.Aff) bool {
@@ -283,9 +290,10 @@ func betas(sc *Schedule, loops []int) [][]int {
 	return out
 }
 
-// substitute rewrites a form over old counters as a form over new ones.
+// substitute rewrites a form over old counters as a form over new ones;
+// the locals' coefficients stay.
 func substitute(a ir.Aff, old []ir.Aff, m, np int) ir.Aff {
-	out := ir.Aff{Iter: make([]int64, m), Param: append([]int64(nil), a.Param...), Const: a.Const}
+	out := ir.Aff{Iter: make([]int64, m), Param: append([]int64(nil), a.Param...), Local: slices.Clone(a.Local), Const: a.Const}
 	if len(out.Param) < np {
 		out.Param = append(out.Param, make([]int64, np-len(out.Param))...)
 	}

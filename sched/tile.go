@@ -94,9 +94,10 @@ func ApplyPlan(p *ir.Program, sc *Schedule, plan Plan) (*ir.Program, []LoopInfo,
 	m := len(loops)
 	olds := make([][]ir.Aff, len(p.Stmts))
 	conss := make([][]ir.Constraint, len(p.Stmts))
+	divss := make([][]ir.Div, len(p.Stmts))
 	for si, s := range p.Stmts {
 		var err error
-		olds[si], conss[si], err = stmtMap(p, s, sc.Rows[si], loops)
+		olds[si], conss[si], divss[si], err = stmtMap(p, s, sc.Rows[si], loops)
 		if err != nil {
 			return nil, nil, fmt.Errorf("sched: %s: %w", s.Name, err)
 		}
@@ -106,7 +107,7 @@ func ApplyPlan(p *ir.Program, sc *Schedule, plan Plan) (*ir.Program, []LoopInfo,
 	bs := betas(sc, loops)
 	out := &ir.Program{Params: p.Params, Arrays: p.Arrays, Context: p.Context, Vars: p.Vars}
 	for si, s := range p.Stmts {
-		ns, err := lay.stmt(p, s, olds[si], conss[si], bs[si], names, m)
+		ns, err := lay.stmt(p, s, olds[si], conss[si], divss[si], bs[si], names, m)
 		if err != nil {
 			return nil, nil, fmt.Errorf("sched: %s: %w", s.Name, err)
 		}
@@ -389,18 +390,27 @@ func mostParallel(p *ir.Program, sc *Schedule, loops []int, tiles []int) int {
 // stmt builds statement s over the new counters from old (s's counters as
 // forms over the m loop-dimension counters) and cons (its domain over
 // them).
-func (lay *planLayout) stmt(p *ir.Program, s *ir.Stmt, old []ir.Aff, cons []ir.Constraint, beta []int, names []string, m int) (*ir.Stmt, error) {
-	n, np := len(lay.info), len(p.Params)
+func (lay *planLayout) stmt(p *ir.Program, s *ir.Stmt, old []ir.Aff, cons []ir.Constraint, divs []ir.Div, beta []int, names []string, m int) (*ir.Stmt, error) {
+	n, np, nl := len(lay.info), len(p.Params), len(divs)
 	remap := func(a ir.Aff) ir.Aff {
-		out := ir.Aff{Iter: make([]int64, n), Param: slices.Clone(a.Param), Const: a.Const}
+		out := ir.Aff{Iter: make([]int64, n), Param: slices.Clone(a.Param), Local: make([]int64, nl), Const: a.Const}
+		copy(out.Local, a.Local)
 		for j, c := range a.Iter {
 			out.Iter[lay.pos[j]] += c
 		}
 		return out
 	}
-	var all []ir.Constraint
+	// The constraints that read a local (congruences) stay as they are;
+	// the loops' bounds are projected from the others, a relaxation whose
+	// projections the exact domain implies.
+	var all, congruences []ir.Constraint
 	for _, c := range cons {
-		all = append(all, ir.Constraint{Eq: c.Eq, Aff: remap(c.Aff)})
+		c := ir.Constraint{Eq: c.Eq, Aff: remap(c.Aff)}
+		if slices.ContainsFunc(c.Local, func(v int64) bool { return v != 0 }) {
+			congruences = append(congruences, c)
+			continue
+		}
+		all = append(all, c)
 	}
 	for _, tl := range lay.tiles {
 		// t − s·T ≥ 0 and s·T + s − 1 − t ≥ 0, with T = W − T2 where the
@@ -419,8 +429,15 @@ func (lay *planLayout) stmt(p *ir.Program, s *ir.Stmt, old []ir.Aff, cons []ir.C
 	if err != nil {
 		return nil, err
 	}
+	for k := range all {
+		all[k].Local = make([]int64, nl)
+	}
+	all = append(all, congruences...)
 	ns := &ir.Stmt{Name: s.Name, Iters: names, Dir: make([]int, n), Op: s.Op, Pos: s.Pos, Text: s.Text,
 		Beta: make([]int, n+1), Domain: ir.Domain{Cons: all}}
+	for _, dv := range divs {
+		ns.Domain.Divs = append(ns.Domain.Divs, ir.Div{Num: remap(dv.Num), Den: dv.Den})
+	}
 	for k := range ns.Dir {
 		ns.Dir[k] = 1
 	}
@@ -437,7 +454,7 @@ func (lay *planLayout) stmt(p *ir.Program, s *ir.Stmt, old []ir.Aff, cons []ir.C
 	for _, acc := range s.Accesses {
 		na := &ir.Access{Array: acc.Array, Write: acc.Write}
 		for _, x := range acc.Index {
-			na.Index = append(na.Index, substitute(x, news, n, np))
+			na.Index = append(na.Index, substitute(x, news, n, np)) // subscripts have no locals (ir.Access)
 		}
 		ns.Accesses = append(ns.Accesses, na)
 	}
