@@ -78,6 +78,11 @@ func (n *normalizer) atom(e *Expr) string {
 	case OpConst:
 		return "#" + literal(e.Value, e.Type) + ":" + e.Type.String()
 	}
+	if (e.Op == OpMin || e.Op == OpMax) && (e.Type.Integer() || e.Type.Float() && n.real) {
+		if terms, ok := n.lattice(e); ok {
+			return latticeKey(e.Type, terms)
+		}
+	}
 	if e.Type.Float() && !n.real {
 		e = ieeeForm(e)
 	}
@@ -349,4 +354,86 @@ func (p *poly) String() string {
 
 func itoa(i int) string {
 	return strings.TrimSpace(big.NewInt(int64(i)).String())
+}
+
+// maxLatticeTerms bounds the terms of a lattice normal form (the meets
+// of a min over maxes multiply).
+const maxLatticeTerms = 64
+
+// lattice returns the normal form of a tree of min and max of one type
+// over a total order (the integers; the reals under Real), a distributive
+// lattice: the max of terms, each the min of a set of atoms (their keys,
+// sorted), no term a superset of another (max(a, min(a, b)) = a). It
+// reports false when the form would exceed maxLatticeTerms.
+func (n *normalizer) lattice(e *Expr) ([][]string, bool) {
+	if (e.Op != OpMin && e.Op != OpMax) || len(e.Args) != 2 {
+		return [][]string{{n.key(e)}}, true
+	}
+	l, ok1 := n.lattice(e.Args[0])
+	r, ok2 := n.lattice(e.Args[1])
+	if !ok1 || !ok2 {
+		return nil, false
+	}
+	if e.Args[0].Type != e.Type || e.Args[1].Type != e.Type {
+		return [][]string{{n.key(e)}}, true
+	}
+	var terms [][]string
+	if e.Op == OpMax {
+		terms = append(append(terms, l...), r...)
+	} else {
+		if len(l)*len(r) > maxLatticeTerms {
+			return nil, false
+		}
+		for _, a := range l {
+			for _, b := range r {
+				terms = append(terms, unionSorted(a, b))
+			}
+		}
+	}
+	return absorbTerms(terms), true
+}
+
+func unionSorted(a, b []string) []string {
+	out := append(slices.Clone(a), b...)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// absorbTerms drops the duplicate terms and those that contain another.
+func absorbTerms(terms [][]string) [][]string {
+	var out [][]string
+	for i, t := range terms {
+		keep := true
+		for j, u := range terms {
+			if i == j {
+				continue
+			}
+			if isSubset(u, t) && (len(u) < len(t) || j < i) {
+				keep = false // u ⊆ t: min(t) ≤ min(u), t adds nothing
+				break
+			}
+		}
+		if keep {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func isSubset(a, b []string) bool {
+	for _, x := range a {
+		if !slices.Contains(b, x) {
+			return false
+		}
+	}
+	return true
+}
+
+func latticeKey(t Type, terms [][]string) string {
+	parts := make([]string, len(terms))
+	for i, term := range terms {
+		parts[i] = "{" + strings.Join(term, " ") + "}"
+	}
+	sort.Strings(parts)
+	return "(lattice:" + t.String() + " " + strings.Join(parts, " ") + ")"
 }

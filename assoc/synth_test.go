@@ -31,6 +31,11 @@ func TestEquivalent(t *testing.T) {
 		{"x + a*x", "x * (a + 1.0)", Float32, false, false},
 		{"x - a", "x + (-0.0 - a)", Float32, false, true},
 		{"(x + a) + b", "x + (a + b)", Float64, false, false},
+		// Lattice laws of min and max (a total order).
+		{"min(max(x, a), max(x, b))", "max(x, min(a, b))", Int32, false, true},
+		{"max(x, min(x, a)) + 0", "x", Uint8, false, true},
+		{"min(max(x, a), b)", "max(min(x, b), a)", Int32, false, false},
+		{"min(max(x, a), max(x, b))", "max(x, min(a, b))", Float64, false, false},
 		// Differences.
 		{"x - a", "a - x", Int32, false, false},
 		{"select(a < 0, x - a, x)", "x + select(a < 0, a, 0)", Int32, false, false},
