@@ -6,28 +6,57 @@
 //
 // # The subset
 //
-// A region is whole statements of one block of one function body. Inside
-// it: for loops "for (i = lb; cond; step)" (or "int i = lb") with a
-// constant step ≠ 0 (++, --, += c, -= c, i = i ± c); conditions are && of
-// comparisons <, <=, >, >=, == of affine expressions in the counters and
-// parameters, with min and max written as "a < b ? a : b" (and the >, <=,
-// >= and swapped forms, as MIN/MAX macros expand to) on the convex side,
-// and division by a positive constant. A step s ≠ ±1 adds the local
-// q = ⌊(i − lb)/s⌋ with i − lb − s·q = 0. If statements with such
-// conditions guard their branches; an else branch needs a condition that
-// is one inequality. An if whose condition reads memory (argmin's
-// "if (a[i] < m) { m = a[i]; k = i; }") may only assign scalars: it
-// becomes one select per assignment over the condition, evaluated once
-// before them into a region-local int (select.go). Bodies are
-// "lhs = rhs;" and "lhs op= rhs;" with lhs
-// an array element with affine subscripts or a scalar, and declarations
-// "T x = e;" (a region-local scalar). Right-hand sides use arithmetic,
-// comparisons, logical operators, ?:, casts and the pure math functions of
-// ir.MathFuncs; conversions C inserts become implicit ir.Casts.
+// A region is whole statements of one block of one function body (main
+// included; the pragmas may enclose the whole body). Inside it: for loops
+// "for (i = lb; cond; step)" (or "int i = lb") with a constant step ≠ 0
+// (++, --, += c, -= c, i = i ± c); conditions are && of comparisons <,
+// <=, >, >=, == of affine expressions in the counters and parameters,
+// with min and max written as "a < b ? a : b" (and the >, <=, >= and
+// swapped forms, as MIN/MAX macros expand to), floor and ceiling division
+// as nestor's nestor_floord/nestor_ceild expand, division by a positive
+// constant, and x % c for a constant c > 0. A step s ≠ ±1 adds the local
+// q = ⌊(i − lb)/s⌋ with i − lb − s·q = 0. A loop without initialization,
+// "for (; i < n; i++)", starts from the counter's known value (below). If
+// statements with such conditions guard their branches; an else branch
+// needs a condition that is one inequality. An if whose condition reads
+// memory (argmin's "if (a[i] < m) { m = a[i]; k = i; }") may only assign
+// scalars: it becomes one select per assignment over the condition,
+// evaluated once before them into a region-local int (select.go). Bodies
+// are "lhs = rhs;" and "lhs op= rhs;", chained ("a1 = a5 = k;": the inner
+// assignment runs first and the outer one reads its left side back), with
+// lhs an array element with affine subscripts or a scalar, declarations
+// "T x = e;" (a region-local scalar), and "(void)x;" (nothing). Right-hand
+// sides use arithmetic, comparisons, logical operators, ?:, casts, the
+// pure math functions of ir.MathFuncs, and calls of functions declared
+// __attribute__((const)) (a value of their arguments) or
+// __attribute__((pure)) (accepted only when the region writes nothing but
+// locals whose address is never taken, which such a function cannot
+// read; see call.go); conversions C inserts become implicit ir.Casts.
+// Subscripts are affine; "(e1, e2)" is e2 when e1 has no effect; x / c
+// is accepted when c divides every coefficient of x.
 //
-// Division in bounds and guards is floor division. C's / truncates toward
-// zero, which agrees for the non-negative numerators of PolyBench and
-// Pluto-style bounds; a negative numerator would be rounded differently.
+// C's / and % truncate toward zero. In subscripts and for %, the
+// dividend is proved non-negative with poly wherever the statement runs
+// (else the construct is refused with that reason), so that truncation is
+// floor division. Division in loop bounds and guards is taken as floor
+// division without that proof: it agrees for the non-negative numerators
+// of PolyBench and Pluto-style bounds, and nestor_floord is floor
+// division by construction.
+//
+// # Piecewise values and case splits (split.go, counter.go)
+//
+// Some values are affine only piecewise: x % c in a subscript (one piece
+// per residue), a min on the small side or a max on the large side of a
+// bound (one per operand that is the extremum: nestor's own output bounds
+// loops so), and a loop counter read after its loop (one piece per bound
+// that ended the loop, and one where the loop never ran). Each is a
+// placeholder local; a statement that uses one becomes one statement per
+// feasible case, with the case's conditions in its domain and its value
+// substituted, in consecutive Beta positions (at most one copy runs at any
+// iteration point, so the original order is kept). A counter's value is
+// known after "int t = e;" in the region or after its loop, in the scope
+// (loop body or if branch) that set it; it is read in subscripts and
+// bounds, and in expressions when it is affine in one piece.
 //
 // Parameters are the integer variables declared outside the region, never
 // written in it, and read in it or in the sizes of its arrays or of the
@@ -58,9 +87,12 @@
 //
 // # Limits
 //
-// Pointers (other than "T *p" parameters, described with Pointer set),
-// struct members, while/do/goto/break/continue/return/switch, calls other
-// than math functions, increments inside expressions, chained and comma
-// assignments, and non-affine subscripts or bounds are rejected. Counters
-// may not be read outside their loop. Subscripts cannot use division.
+// Pointers (other than "T *p" parameters, described with Pointer set, and
+// "T (*A)[n]" parameters, described as "T A[][n]"), struct members,
+// while/do/goto/break/continue/return/switch, calls other than the above,
+// increments inside expressions, comma assignments, and non-affine
+// subscripts or bounds are rejected. A subscript that needs a floor
+// division (i/3 in a loop with step 3, or the counter a loop with a step
+// leaves) is rejected: subscripts stay affine in the counters and
+// parameters.
 package frontend

@@ -42,10 +42,22 @@
 //   - Comparisons, !, && and || yield int 0 or 1; && || and ?: evaluate only
 //     the operands C evaluates. Conversion to _Bool yields 1 for any nonzero
 //     value (NaN included).
-//   - Math functions use Go's math package in float64; the float forms
-//     (sqrtf, ...) round that result to float32. exp, log, pow, sin, cos and
-//     tanh may differ from glibc in the last place; fmax and fmin return the
-//     other operand when one is NaN, as C does.
+//   - Math functions (ir.MathFuncs) use Go's math package in float64; the
+//     float forms (sqrtf, ...) round that result to float32, and the long
+//     double forms compute in float64. glibc's results are correctly
+//     rounded for sqrt, fabs, fmin, fmax, fdim, fmod, remainder, copysign
+//     and the rounding functions (floor, ceil, round, trunc, rint,
+//     nearbyint), where Go agrees; the others (exp, exp2, expm1, log,
+//     log10, log2, log1p, pow, cbrt, hypot, the trigonometric and
+//     hyperbolic functions, erf, erfc, tgamma) may differ from glibc in the
+//     last place or two, and the float forms of glibc compute in float,
+//     not by rounding a double. Tests therefore compare the interpreter
+//     only with itself (original against optimized program, bit for bit),
+//     and compiled code only with compiled code (nestor check, which
+//     links both with the same libm). fmax and fmin return the other
+//     operand when one is NaN, as C does. A call of a function that is not
+//     one of ir.MathFuncs (a const or pure function of the source) is an
+//     error: the interpreter cannot evaluate it.
 //
 // A compound assignment executes ir.Stmt.Value, which makes C's implicit
 // conversions explicit. Every error is an [*Error] naming the statement and

@@ -44,5 +44,7 @@
 // # Limits
 //
 // Bodies are single assignments; there are no calls with side effects and no
-// pointers. Sizes and subscripts are affine without floor division.
+// pointers. Sizes and subscripts are affine without floor division (the
+// front end splits a statement whose subscript is affine piecewise, such
+// as t % 2, into one statement per piece).
 package ir

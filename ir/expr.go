@@ -119,9 +119,12 @@ type Cast struct {
 	Implicit bool
 }
 
-// Call calls a pure math function of <math.h> (sqrt, exp, pow, fabs, fmax,
-// fmin, floor, ... and their f-suffixed float forms); Args are converted to
-// the parameter types already.
+// Call calls a pure function: one of MathFuncs (the math functions of
+// <math.h>), or a function the source declares __attribute__((const)) or
+// __attribute__((pure)) whose calls the front end proved to be values of
+// their arguments in the region. Args are converted to the parameter
+// types already. Only MathFuncs have a meaning nestor knows (interp
+// evaluates them); the others are kept as written.
 type Call struct {
 	Fn   string
 	Args []Expr
