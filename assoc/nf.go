@@ -22,7 +22,11 @@ import (
 // coefficients are rationals. An atom is any other node (min, max,
 // select, division, comparisons, bitwise operations, leaves), whose
 // operands are in normal form and, for a commutative operation, sorted;
-// an integer node of another type inside a polynomial is an atom too.
+// an integer node of another type inside a polynomial is an atom too. A
+// select of a ring type is b + select(c, a − b, 0), the atoms common to
+// a − b outside. Min and max over a total order (integers; reals under
+// Real) form a distributive lattice: a tree of them is the max of mins
+// of atoms, no min's atoms a superset of another's (lattice).
 //
 // IEEE floats get no ring: only a − b = a + (−0 − b) (IEEE defines
 // subtraction so) and −0 − (−0 − b) = b, with the two operands of + and ·
