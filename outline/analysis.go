@@ -1,6 +1,9 @@
 package outline
 
-import "strings"
+import (
+	"math/bits"
+	"strings"
+)
 
 // sink stands for the function's exit in the post-dominator tree: the
 // immediate post-dominator of the returned node, of dead nodes, and of
@@ -229,8 +232,8 @@ func (a *analysis) inCone(x, r int32) bool {
 //
 // Since every user comes after its operands, a node's immediate
 // post-dominator is the nearest common ancestor of its users in the tree
-// built so far (Cooper, Harvey and Kennedy's intersection, walking up from
-// whichever of the two has the smaller position). The returned node is
+// built so far (Cooper, Harvey and Kennedy's observation), found by
+// binary lifting (lifting) in O(log n) steps. The returned node is
 // used by the exit, so its post-dominator is the sink, as is that of a
 // node without users.
 //
@@ -246,17 +249,21 @@ func (a *analysis) postDominators() {
 	n := int32(len(a.nodes))
 	a.ipdom = make([]int32, n)
 	ret, hasRet := a.index[a.f.Ret]
+	lca := newLifting(n)
 	for i := n - 1; i >= 0; i-- {
 		us := a.users(i)
-		if (hasRet && i == ret) || len(us) == 0 {
+		p := lca.root
+		if !(hasRet && i == ret) && len(us) > 0 {
+			p = us[0]
+			for _, u := range us[1:] {
+				p = lca.lca(p, u)
+			}
+		}
+		lca.set(i, p)
+		a.ipdom[i] = p
+		if p == lca.root {
 			a.ipdom[i] = sink
-			continue
 		}
-		d := us[0]
-		for _, u := range us[1:] {
-			d = a.intersect(d, u)
-		}
-		a.ipdom[i] = d
 	}
 	// Children lists and preorder intervals (iteratively: the tree can be
 	// as deep as the function is long).
@@ -327,19 +334,59 @@ func (a *analysis) postDominators() {
 	}
 }
 
-func (a *analysis) intersect(x, y int32) int32 {
-	for x != y {
-		if x == sink || y == sink {
-			return sink
-		}
-		if x < y {
-			x = a.ipdom[x]
-		} else {
-			y = a.ipdom[y]
+// A lifting answers nearest-common-ancestor questions on a tree built
+// leaves last (each node's parent is set before the node is asked
+// about), by binary lifting: up[k][x] is x's 2^k-th ancestor, so that a
+// question takes O(log n) steps however deep the tree (a post-dominator
+// tree can be as deep as the function is long). The root, n, stands for
+// the sink.
+type lifting struct {
+	root  int32
+	depth []int32
+	up    [][]int32
+}
+
+func newLifting(n int32) *lifting {
+	l := &lifting{root: n, depth: make([]int32, n+1)}
+	for range bits.Len32(uint32(n)) + 1 {
+		row := make([]int32, n+1)
+		row[n] = n
+		l.up = append(l.up, row)
+	}
+	return l
+}
+
+// set makes p the parent of x.
+func (l *lifting) set(x, p int32) {
+	l.depth[x] = l.depth[p] + 1
+	l.up[0][x] = p
+	for k := 1; k < len(l.up); k++ {
+		l.up[k][x] = l.up[k-1][l.up[k-1][x]]
+	}
+}
+
+// lca is the nearest common ancestor of x and y (either, if it is an
+// ancestor of the other).
+func (l *lifting) lca(x, y int32) int32 {
+	if l.depth[x] < l.depth[y] {
+		x, y = y, x
+	}
+	for k := len(l.up) - 1; k >= 0; k-- {
+		if l.depth[x]-int32(1)<<k >= l.depth[y] {
+			x = l.up[k][x]
 		}
 	}
-	return x
+	if x == y {
+		return x
+	}
+	for k := len(l.up) - 1; k >= 0; k-- {
+		if l.up[k][x] != l.up[k][y] {
+			x, y = l.up[k][x], l.up[k][y]
+		}
+	}
+	return l.up[0][x]
 }
+
 
 // flat reports whether no operand of x is in x's own cone and closed: then
 // no local step from x finds a candidate, and x matches any node of its

@@ -22,8 +22,13 @@ func Canonicalize(f *Function) { canonicalize(f) }
 // canonicalize is Canonicalize; it returns the nodes whose operands it
 // reordered.
 func canonicalize(f *Function) []*Node {
-	shallow := make(map[*Node]string, len(f.Nodes))
-	deep := make(map[*Node]uint64, len(f.Nodes))
+	n := len(f.Nodes)
+	pos := make(map[*Node]int32, n)
+	for i, x := range f.Nodes {
+		pos[x] = int32(i)
+	}
+	shallow := make([]string, n)
+	deep := make([]uint64, n)
 	var buf [8]byte
 	put := func(h hash.Hash64, v uint64) {
 		for i := range buf {
@@ -31,88 +36,93 @@ func canonicalize(f *Function) []*Node {
 		}
 		h.Write(buf[:])
 	}
-	label := make(map[*Node]string, len(f.Nodes))
-	labelHash := make(map[*Node]uint64, len(f.Nodes))
-	for _, n := range f.Nodes {
-		label[n] = n.Label()
+	label := make([]string, n)
+	labelHash := make([]uint64, n)
+	for i, x := range f.Nodes {
+		label[i] = x.Label()
 		h := fnv.New64a()
-		h.Write([]byte(label[n]))
-		labelHash[n] = h.Sum64()
+		h.Write([]byte(label[i]))
+		labelHash[i] = h.Sum64()
 	}
 	// Down: the shallow keys and expression hashes.
-	for _, n := range f.Nodes {
+	var ds []uint64
+	for i, x := range f.Nodes {
 		var b strings.Builder
-		b.WriteString(label[n])
+		b.WriteString(label[i])
 		b.WriteByte('(')
-		for i, o := range n.Operands {
-			if i > 0 {
+		for j, o := range x.Operands {
+			if j > 0 {
 				b.WriteByte(',')
 			}
 			b.WriteString(o.Op)
 		}
 		b.WriteByte(')')
-		shallow[n] = b.String()
+		shallow[i] = b.String()
 		h := fnv.New64a()
-		put(h, labelHash[n])
-		if n.Op == "param" {
-			h.Write([]byte(n.Name))
+		put(h, labelHash[i])
+		if x.Op == "param" {
+			h.Write([]byte(x.Name))
 		}
-		ds := make([]uint64, len(n.Operands))
-		for i, o := range n.Operands {
-			ds[i] = deep[o]
+		ds = ds[:0]
+		for _, o := range x.Operands {
+			ds = append(ds, deep[pos[o]])
 		}
-		if Commutative(n.Op) {
+		if Commutative(x.Op) {
 			slices.Sort(ds)
 		}
 		for _, d := range ds {
 			put(h, d)
 		}
-		deep[n] = h.Sum64()
+		deep[i] = h.Sum64()
 	}
 	// Up: a hash of each node's uses, from the returned value down (a
 	// node's users come after it, so walking backwards each node's uses
 	// are all known when it is reached); a use by a commutative operation
 	// does not depend on the operand position.
-	uses := make(map[*Node][]uint64, len(f.Nodes))
-	uses[f.Ret] = append(uses[f.Ret], 1)
-	up := make(map[*Node]uint64, len(f.Nodes))
-	for i := len(f.Nodes) - 1; i >= 0; i-- {
-		n := f.Nodes[i]
-		us := uses[n]
+	uses := make([][]uint64, n)
+	if r, ok := pos[f.Ret]; ok {
+		uses[r] = append(uses[r], 1)
+	}
+	up := make([]uint64, n)
+	for i := n - 1; i >= 0; i-- {
+		x := f.Nodes[i]
+		us := uses[i]
 		slices.Sort(us)
 		h := fnv.New64a()
 		for _, v := range us {
 			put(h, v)
 		}
-		up[n] = h.Sum64()
-		for p, o := range n.Operands {
+		up[i] = h.Sum64()
+		uses[i] = nil
+		for p, o := range x.Operands {
 			h := fnv.New64a()
-			put(h, labelHash[n])
-			if !Commutative(n.Op) {
+			put(h, labelHash[i])
+			if !Commutative(x.Op) {
 				put(h, uint64(p))
 			}
-			put(h, up[n])
-			uses[o] = append(uses[o], h.Sum64())
+			put(h, up[i])
+			uses[pos[o]] = append(uses[pos[o]], h.Sum64())
 		}
 	}
 	var changed []*Node
-	for _, n := range f.Nodes {
-		if !Commutative(n.Op) || len(n.Operands) < 2 {
+	for _, x := range f.Nodes {
+		if !Commutative(x.Op) || len(x.Operands) < 2 {
 			continue
 		}
-		sorted := slices.Clone(n.Operands)
+		sorted := slices.Clone(x.Operands)
 		slices.SortStableFunc(sorted, func(a, b *Node) int {
-			if c := strings.Compare(shallow[a], shallow[b]); c != 0 {
+			i, j := pos[a], pos[b]
+			if c := strings.Compare(shallow[i], shallow[j]); c != 0 {
 				return c
 			}
-			if c := cmpU64(deep[a], deep[b]); c != 0 {
+			if c := cmpU64(deep[i], deep[j]); c != 0 {
 				return c
 			}
-			return cmpU64(up[a], up[b])
+			return cmpU64(up[i], up[j])
 		})
-		if !slices.Equal(sorted, n.Operands) {
-			n.Operands = sorted
-			changed = append(changed, n)
+		if !slices.Equal(sorted, x.Operands) {
+			x.Operands = sorted
+			changed = append(changed, x)
 		}
 	}
 	return changed

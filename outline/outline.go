@@ -73,7 +73,16 @@ type Report struct {
 	Work int64
 	// Stopped is set when Options.Budget stopped the pass early.
 	Stopped bool
+	// Diminished is set when, in a function too large for the table, a
+	// batch saved less than 1/minBatchGain of the cost and the pass
+	// stopped there (each further pass over the function would gain less).
+	Diminished bool
 }
+
+// minBatchGain: where only the cone miner runs (large functions), the
+// pass goes on only while a batch saves at least 1/minBatchGain of the
+// package's cost, so that it makes few passes over the function.
+const minBatchGain = 512
 
 // maxTablePairs bounds the pairs of nodes with equal keys for which the
 // pass builds the pairwise table: it takes time and memory in proportion
@@ -260,6 +269,18 @@ func Outline(p *Package, fn string, opt Options) (*Report, error) {
 			})
 		}
 		seeds = append(canonicalize(f), invokes...)
+		if !useTable {
+			// Large functions: a batch that saves too little of the cost
+			// for another pass over the function ends the pass.
+			var saved int64
+			for _, m := range batch {
+				saved += m.Saved(obj)
+			}
+			if saved*minBatchGain < Cost(p, obj) {
+				rep.Diminished = true
+				break
+			}
+		}
 	}
 	if bs != nil { // stopped by MaxFuncs
 		unbundle(f, bs)
