@@ -201,15 +201,16 @@ func stampOf(path string) (fileStamp, bool) {
 // (see the top of this file); it is the FS of the cc.Config. Any other
 // name is not found in it, and cc then reads the file itself.
 type headerFS struct {
-	root    string
-	host    *cc.Config
-	stamp   string   // of the compiler (compilerStamp)
-	sysDirs []string // the host's include folders: what counts as a system header
-	flags   []string // -D and -I for the compiler, absolute
-	user    map[string]bool
-	ctx     []string // the headers served so far, as named in <...>
-	off     bool     // a header could not be flattened: cc reads the rest itself
-	prune   *pruner  // the declarations the file needs (prune.go)
+	root     string
+	host     *cc.Config
+	stamp    string   // of the compiler (compilerStamp)
+	sysDirs  []string // the host's include folders: what counts as a system header
+	flags    []string // -D and -I for the compiler, absolute
+	user     map[string]bool
+	ctx      []string // the headers served so far, as named in <...>
+	ctxPaths []string // and the files they are
+	off      bool     // a header could not be flattened: cc reads the rest itself
+	prune    *pruner  // the declarations the file needs (prune.go)
 }
 
 // newHeaderFS returns the FS for parsing src (the file path) with cfg, or
@@ -283,7 +284,7 @@ func (f *flatFile) Close() error               { return nil }
 
 func (f *flatFile) Read(b []byte) (int, error) {
 	if f.r == nil {
-		text, err := f.h.flatten(f.rel)
+		text, err := f.h.flatten(f.rel, f.path)
 		if err != nil {
 			f.h.off = true
 			raw, err := os.ReadFile(f.path)
@@ -307,9 +308,13 @@ var errUserMacro = errors.New("frontend: a user macro appears in the header")
 // flatten returns the flattened text of the system header rel in the
 // context of the headers served before it, from the cache or from the
 // compiler.
-func (h *headerFS) flatten(rel string) ([]byte, error) {
+//
+// The key holds the file each name resolved to (the header and those
+// before it): a header installed later in an earlier folder of the search
+// path makes a new record.
+func (h *headerFS) flatten(rel, path string) ([]byte, error) {
 	key := strings.Join([]string{cacheVersion, h.host.CC, h.stamp, strings.Join(h.flags, "\x00"),
-		strings.Join(h.sysDirs, "\x00"), strings.Join(h.ctx, "\x00"), rel}, "\x01")
+		strings.Join(h.sysDirs, "\x00"), strings.Join(h.ctxPaths, "\x00"), rel, path}, "\x01")
 	file := filepath.Join(h.root, "headers", hash(key)+".json")
 	var r headerRecord
 	if b, err := os.ReadFile(file); err != nil || json.Unmarshal(b, &r) != nil || r.Key != key || !fresh(r.Files) {
@@ -329,7 +334,7 @@ func (h *headerFS) flatten(rel string) ([]byte, error) {
 		}
 	}
 	flatStats.served.Add(1)
-	h.ctx = append(h.ctx, rel)
+	h.ctx, h.ctxPaths = append(h.ctx, rel), append(h.ctxPaths, path)
 	// A second #include of the header reuses what cc read the first time:
 	// the guard makes it empty, as the header's own guard would.
 	guard := "NESTOR_FLAT_" + hash(rel)
