@@ -387,7 +387,6 @@ func (l *lifting) lca(x, y int32) int32 {
 	return l.up[0][x]
 }
 
-
 // flat reports whether no operand of x is in x's own cone and closed: then
 // no local step from x finds a candidate, and x matches any node of its
 // key at the root alone.
