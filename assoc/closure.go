@@ -29,7 +29,7 @@ import (
 // closureGenSteps are the numbers of generating maps tried in turn: few
 // generators usually suffice (their closure is a subset of the whole
 // closure), and each costs |D| evaluations of the update.
-var closureGenSteps = []int{16, 64, 512}
+var closureGenSteps = []int{16, 64}
 
 // closureMaxCompositions bounds the compositions one closure test
 // computes (a refusal's cost: a few milliseconds). The updates it refutes

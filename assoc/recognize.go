@@ -852,7 +852,7 @@ func (r *recognizer) failure(elems []int, roots []Op, tried int, realOnly *Entry
 	}
 	if realOnly == nil && abstract {
 		if cex, ok := refute(op, r.opts.Wrap, r.opts.Real); ok {
-			why += "; the candidate with y the varying operand is not associative: " + cex
+			why += "; the candidate operator, with y the varying operand, fails associativity: " + cex
 		}
 	}
 	return &MatchError{Elements: elems, Operator: text, Reason: why}
