@@ -30,6 +30,7 @@ import (
 	"bufio"
 	"bytes"
 	"crypto/sha256"
+	"encoding/gob"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -53,7 +54,7 @@ import (
 
 // cacheVersion changes whenever the format or the meaning of a record
 // changes; it is part of every key.
-const cacheVersion = "nestor-pp-3"
+const cacheVersion = "nestor-pp-4"
 
 // cacheEnv names the cache folder, or "off".
 const cacheEnv = "NESTOR_CACHE"
@@ -315,16 +316,17 @@ var errUserMacro = errors.New("frontend: a user macro appears in the header")
 func (h *headerFS) flatten(rel, path string) ([]byte, error) {
 	key := strings.Join([]string{cacheVersion, h.host.CC, h.stamp, strings.Join(h.flags, "\x00"),
 		strings.Join(h.sysDirs, "\x00"), strings.Join(h.ctxPaths, "\x00"), rel, path}, "\x01")
-	file := filepath.Join(h.root, "headers", hash(key)+".json")
+	file := filepath.Join(h.root, "headers", hash(key)+".gob")
 	var r headerRecord
-	if b, err := os.ReadFile(file); err != nil || json.Unmarshal(b, &r) != nil || r.Key != key || !fresh(r.Files) {
+	if b, err := os.ReadFile(file); err != nil || gob.NewDecoder(bytes.NewReader(b)).Decode(&r) != nil || r.Key != key || !fresh(r.Files) {
 		var err error
 		if r, err = h.build(rel); err != nil {
 			return nil, err
 		}
 		r.Key = key
-		if b, err := json.Marshal(r); err == nil {
-			writeAtomic(file, b)
+		var b bytes.Buffer
+		if err := gob.NewEncoder(&b).Encode(r); err == nil {
+			writeAtomic(file, b.Bytes())
 		}
 	}
 	for _, id := range r.Idents {
@@ -499,8 +501,23 @@ var lineMarker = regexp.MustCompile(`^# \d+ "([^"]*)"`)
 var identRE = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
 
 func addIdents(set map[string]bool, text string) {
-	for _, id := range identRE.FindAllString(text, -1) {
-		set[id] = true
+	for i := 0; i < len(text); {
+		c := text[i]
+		switch {
+		case isIdentStart(c):
+			j := i + 1
+			for j < len(text) && isIdentChar(text[j]) {
+				j++
+			}
+			set[text[i:j]] = true
+			i = j
+		case c >= '0' && c <= '9':
+			for i < len(text) && isIdentChar(text[i]) { // a number's suffix is no name
+				i++
+			}
+		default:
+			i++
+		}
 	}
 }
 
