@@ -588,6 +588,15 @@ func (r *recognizer) matchGroup(mask uint32) *groupResult {
 		if res := r.synthesize(elems); res != nil {
 			return res
 		}
+		if realOnly == nil && !r.opts.Real && slices.ContainsFunc(elems, func(i int) bool { return r.types[i].Float() }) {
+			// Would it be recognized over the reals? Then say so.
+			r.opts.Real = true
+			res := r.synthesize(elems)
+			r.opts.Real = false
+			if res != nil && res.part.Entry != nil {
+				realOnly = res.part.Entry
+			}
+		}
 	}
 	return &groupResult{err: r.failure(elems, roots, tried, realOnly, tableErr)}
 }
