@@ -6,6 +6,7 @@ package outline_test
 
 import (
 	"bytes"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -147,4 +148,58 @@ func evalEqual(t *testing.T, orig, p *outline.Package) {
 			t.Errorf("function %s: %v", f.Name, err)
 		}
 	}
+}
+
+// TestCorpusOutline outlines every function of every .ir file under
+// $NESTOR_XLS_CORPUS (the XLS repository's, say; skipped when unset),
+// checks the result by evaluation against the input, inlines it back and
+// checks that by evaluation too. Run with -v for the counts.
+func TestCorpusOutline(t *testing.T) {
+	dir := os.Getenv("NESTOR_XLS_CORPUS")
+	if dir == "" {
+		t.Skip("NESTOR_XLS_CORPUS not set")
+	}
+	var files []string
+	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".ir") {
+			files = append(files, path)
+		}
+		return nil
+	})
+	ok, outlined := 0, 0
+	for _, file := range files {
+		if t.Run(strings.TrimPrefix(file, dir), func(t *testing.T) {
+			orig, p := parseIR(t, file), parseIR(t, file)
+			for _, f := range orig.Funcs {
+				rep, err := outline.Outline(p, f.Name, outline.Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				outlined += len(rep.Funcs)
+			}
+			for _, f := range orig.Funcs {
+				if err := xls.EvalEqual(orig, f, p, p.Func(f.Name), 20, 3); err != nil && !strings.Contains(err.Error(), "iterations") {
+					t.Errorf("outlined: function %s: %v", f.Name, err)
+				}
+			}
+			if err := outline.Inline(p); err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range orig.Funcs {
+				g := p.Func(f.Name)
+				if g == nil {
+					t.Fatalf("function %s lost", f.Name)
+				}
+				if err := xls.EvalEqual(orig, f, p, g, 20, 4); err != nil && !strings.Contains(err.Error(), "iterations") {
+					t.Errorf("inlined: function %s: %v", f.Name, err)
+				}
+			}
+			if len(p.Funcs) != len(orig.Funcs) {
+				t.Errorf("after Inline: %d functions, want %d", len(p.Funcs), len(orig.Funcs))
+			}
+		}) {
+			ok++
+		}
+	}
+	t.Logf("%d of %d files: outline, inline and evaluate equal (%d functions outlined)", ok, len(files), outlined)
 }
