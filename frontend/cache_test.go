@@ -244,3 +244,27 @@ func TestImplicitCall(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkParseCorpus parses every corpus kernel with the preprocessing
+// cache warm (Cached) and off (NoCache): the front end's share of a
+// "nestor opt" process (scripts/optbench times whole processes).
+func BenchmarkParseCorpus(b *testing.B) {
+	files := corpusFiles(b)
+	for _, c := range []struct{ name, env string }{{"Cached", b.TempDir()}, {"NoCache", "off"}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.Setenv(cacheEnv, c.env)
+			for _, f := range files { // fills the cache
+				if _, err := ParseFile(f, Config{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			for b.Loop() {
+				for _, f := range files {
+					if _, err := ParseFile(f, Config{}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
+	}
+}
