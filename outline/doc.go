@@ -25,8 +25,23 @@
 //     pairs; the AblateClique (greedy) or a maximum-clique search
 //     (exact) proposes instance sets maximizing (n-1)·k; the best are
 //     verified by anti-unifying the whole set.
-//   - outline.go: the best set becomes a function outlined_N, each
-//     instance an invoke of it.
+//   - cones.go: beside the table, the cone miner groups nodes by hashes
+//     of their bounded-depth post-dominator shapes and anti-unifies each
+//     group's whole cones (dagMatch), a node shared inside an instance
+//     at different depths (internal fan-out) included; its best set
+//     competes with the table's. Where the pairs of equal-key nodes
+//     exceed maxTablePairs the table is not built: the miner alone
+//     proposes, and every disjoint set it verified is outlined in one
+//     pass over the function (a batch); the pass stops when a batch
+//     saves less than 1/minBatchGain of the cost (Report.Diminished).
+//   - outline.go: the best set becomes a function outlined_N
+//     (Function.Outlined), each instance an invoke of it; under Nodes, a
+//     set whose pattern is the body of a function outlined before, in
+//     this or another function of the package, invokes that one
+//     (Outlined.Reused). Options.Budget stops the loop, with the
+//     function as the last step left it, once Report.Work (nodes
+//     analysed, pairs computed, nodes the miner visited: counted, not
+//     timed) exceeds it; Options.Progress gets a line per iteration.
 //
 // An instance has one root. Once no single-output pattern pays, the pass
 // looks for multi-output ones (bundle.go): where a node's users are
@@ -53,6 +68,12 @@
 // operands are put in a canonical order ([Canonicalize]) and, for two
 // operands, exchanged when that matches more.
 //
+// Side effects: assert, trace, cover, after_all, min_delay, counted_for,
+// dynamic_counted_for and map are never nodes of an instance, nor are
+// invokes of a foreign function (#[ffi_proto]) or of one with side
+// effects, directly or through its callees (fixedCallees); a foreign
+// function's own body is not outlined.
+//
 // Objectives: [Nodes] saves (n-1)·k; [Area] weighs operations by width
 // (areaOf) and charges, per extra instance, the width of each input that
 // differs between instances, the multiplexers of the shared instance.
@@ -70,7 +91,10 @@
 //   - After Outline, every function passes Check and holds no bundle
 //     that was not outlined: where nothing was outlined, the function is
 //     its canonicalized input, node for node. Running Outline again on
-//     the result changes nothing. Inline gives back functions
+//     the result changes nothing (unless a budget stopped it). Inline
+//     inlines only invokes of functions Outline created
+//     (Function.Outlined), drops those once nothing invokes them, and
+//     keeps the user's functions and invokes; it gives back functions
 //     StructurallyEqual to the originals once both are canonicalized
 //     (same values, commutative operands possibly reordered): Inline
 //     replaces a tuple_index of an inlined call's returned tuple by the
@@ -90,6 +114,16 @@
 // verifies before it outlines); the greedy choice; the multiplexer bits
 // of a pair under Area (holes with equal arguments are merged only in the
 // verified set); choosing one pattern at a time.
+//
+// Cone miner: exact for the set it anti-unifies (same definition as
+// AntiunifySet, whole cones at once); heuristic in the sets it tries (the
+// buckets of equal shape hashes, maxConeVerify of them per iteration,
+// and subsets by pair size with two reference roots), in the orientation
+// of commutative operands (by operand keys) and in the batches of large
+// functions (disjoint sets outlined together, best first, without
+// re-analysis between them). Under Area a repeated body is not shared
+// between two outlined functions (more calls need more multiplexers,
+// which the saving does not count).
 //
 // Not done: matching modulo associativity; a node whose uses reach its
 // post-dominator through another node's cone (rather than directly or
