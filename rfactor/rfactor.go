@@ -55,7 +55,7 @@ func factor(p *ir.Program, l *Loop, opt Options) Decision {
 		d.Why = "not recognized: " + err.Error()
 		return d
 	}
-	m, err := assoc.Recognize(tp, assoc.MatchOptions{Wrap: opt.Wrap, Real: opt.Real, Invariant: invariant, Tables: opt.Tables})
+	m, err := assoc.Recognize(tp, assoc.MatchOptions{Wrap: opt.Wrap, Real: opt.Real, Invariant: invariant, Tables: opt.Tables, Synthesize: true})
 	if err != nil {
 		var me *assoc.MatchError
 		switch {
