@@ -633,6 +633,9 @@ func (b *builder) condition(e cc.ExpressionNode, what string) ([]ir.Constraint, 
 			b.unsupported(e, "%s %s", what, source(e))
 			return nil, false
 		case cc.EqualityExpressionEq:
+			if cons, ok := b.remainderIs(c); ok {
+				return cons, true
+			}
 			x, ok1 := b.boundTree(c.EqualityExpression, "condition")
 			y, ok2 := b.boundTree(c.RelationalExpression, "condition")
 			if !ok1 || !ok2 {
@@ -657,7 +660,7 @@ func (b *builder) condition(e cc.ExpressionNode, what string) ([]ir.Constraint, 
 				b.unsupported(e, "%s %s: coefficient overflow", what, source(e))
 				return nil, false
 			}
-			return []ir.Constraint{{Aff: r, Eq: true}}, true
+			return []ir.Constraint{b.congruence(ir.Constraint{Aff: r, Eq: true})}, true
 		}
 	}
 	b.unsupported(e, "%s is not affine: %s", what, source(e))
@@ -722,8 +725,8 @@ func (b *builder) floorCeil(ce *cc.ConditionalExpression) (ir.Aff, int64, bool) 
 // extremum returns a placeholder for the min or max t of affine leaves
 // (nested mins of a min, or maxes of a max, flattened): in case k, leaf k
 // is the extremum (ties go to the first) and the value is leaf k (a
-// floor-division local for a leaf with a division). It fails for mixed
-// nestings (a max inside a min).
+// floor-division local for a leaf with a division, a placeholder of its
+// own for a max inside a min or a min inside a max).
 func (b *builder) extremum(t *bound) (ir.Aff, bool) {
 	var leaves []ir.Aff
 	var flat func(u *bound) bool
@@ -737,7 +740,11 @@ func (b *builder) extremum(t *bound) (ir.Aff, bool) {
 			return true
 		}
 		if u.isMin != t.isMin {
-			return false
+			// A max inside a min (or the other way): its own
+			// placeholder is its exact value.
+			a, ok := b.extremum(u)
+			leaves = append(leaves, a)
+			return ok
 		}
 		for _, k := range u.kids {
 			if !flat(k) {
@@ -777,4 +784,97 @@ func (b *builder) extremum(t *bound) (ir.Aff, bool) {
 		alts = append(alts, a)
 	}
 	return b.placeholder(alts), true
+}
+
+// congruence rewrites the equality num − m·⌊num/m⌋ − r = 0 (or its
+// negation), what "x % m == r" becomes, as (num − r) − m·q' = 0 with q' =
+// ⌊(num − r)/m⌋, the form of a stride, which code generation prints as
+// "(num − r) % m == 0" or a loop step. Other constraints, and r outside
+// [0, m) (never true), come back unchanged.
+func (b *builder) congruence(c ir.Constraint) ir.Constraint {
+	l := -1
+	for k, v := range c.Local {
+		if v != 0 {
+			if l >= 0 {
+				return c
+			}
+			l = k
+		}
+	}
+	if l < 0 || b.divs[l].Den <= 1 {
+		return c
+	}
+	dv := b.divs[l]
+	a := c.Aff
+	if a.Local[l] > 0 {
+		a, _, _ = scaleAff(a, -1)
+	}
+	if a.Local[l] != -dv.Den {
+		return c
+	}
+	rest := a.Clone()
+	rest.Local[l] = 0
+	num := padAff(dv.Num, len(rest.Iter), len(rest.Param), len(rest.Local))
+	r := num.Const - rest.Const
+	rest.Const = num.Const
+	if !rest.Equal(num) || r < 0 || r >= dv.Den {
+		return c
+	}
+	shifted := num.Clone()
+	shifted.Const -= r
+	q := b.floorDiv(shifted, dv.Den)
+	out, _, ok := addAff(shifted, -dv.Den, q)
+	if !ok {
+		return c
+	}
+	return ir.Constraint{Aff: out, Eq: true}
+}
+
+// remainderIs translates "x % m == r" (either side) for a constant m > 0
+// and a constant r with C's truncating %, whatever the sign of x: the
+// remainder is 0 exactly when m divides x; it is r > 0 exactly when x ≥ r
+// and m divides x − r, and r < 0 when x ≤ r and m divides x − r; |r| ≥ m
+// never. Divisibility is a stride: x − r − m·q = 0 with q = ⌊(x − r)/m⌋.
+func (b *builder) remainderIs(c *cc.EqualityExpression) ([]ir.Constraint, bool) {
+	side := func(mod, val cc.ExpressionNode) ([]ir.Constraint, bool) {
+		me, ok := unparen(mod).(*cc.MultiplicativeExpression)
+		if !ok || me.Case != cc.MultiplicativeExpressionMod {
+			return nil, false
+		}
+		m, ok1 := intValue(me.CastExpression)
+		r, ok2 := intValue(val)
+		if !ok1 || !ok2 || m <= 0 {
+			return nil, false
+		}
+		x, _, ok := b.aff(me.MultiplicativeExpression, affBound)
+		if !ok {
+			return nil, false
+		}
+		if r <= -m || r >= m {
+			never := b.constAff(affBound, -1)
+			return []ir.Constraint{{Aff: never}}, true
+		}
+		xr, _, ok := addAff(x, 1, ir.Aff{Const: -r}) // x − r
+		if !ok {
+			return nil, false
+		}
+		q := b.floorDiv(xr, m)
+		eq, _, ok := addAff(xr, -m, q)
+		if !ok {
+			return nil, false
+		}
+		cons := []ir.Constraint{{Aff: eq, Eq: true}}
+		switch {
+		case r > 0: // x − r ≥ 0
+			cons = append(cons, ir.Constraint{Aff: xr})
+		case r < 0: // r − x ≥ 0
+			neg, _, _ := scaleAff(xr, -1)
+			cons = append(cons, ir.Constraint{Aff: neg})
+		}
+		return cons, true
+	}
+	if cons, ok := side(c.EqualityExpression, c.RelationalExpression); ok {
+		return cons, true
+	}
+	return side(c.RelationalExpression, c.EqualityExpression)
 }

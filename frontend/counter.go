@@ -245,3 +245,61 @@ func (b *builder) setFinal(d *cc.Declarator, alts []alt) {
 	}
 	b.setValue(d, b.placeholder(live), "")
 }
+
+// inferFirstSizes gives each array parameter declared without its first
+// size ("A[][n]", "(*A)[n]") a size that covers every access of the
+// region, when one of the array's other sizes or one parameter does:
+// poly proves 0 ≤ subscript < size over each statement's domain. The size
+// is for a harness that must allocate the array; C ignores a parameter's
+// first size, so nothing else changes.
+func (b *builder) inferFirstSizes() {
+	for k, a := range b.prog.Arrays {
+		if a.Storage != ir.FuncParam || a.Rank() == 0 || a.Dims[0].Iter != nil || a.Dims[0].Param != nil {
+			continue
+		}
+		var cands []ir.Aff
+		for _, d := range a.Dims[1:] {
+			cands = append(cands, d)
+		}
+		for p := range b.prog.Params {
+			c := ir.NewAff(0, b.np, 0)
+			c.Param[p] = 1
+			cands = append(cands, c)
+		}
+		for _, c := range cands {
+			if b.covers(k, c) {
+				a.Dims[0] = padAff(c, 0, b.np, 0)
+				break
+			}
+		}
+	}
+}
+
+// covers reports whether 0 ≤ s < size for the first subscript s of every
+// access to array k.
+func (b *builder) covers(k int, size ir.Aff) bool {
+	used := false
+	for _, st := range b.prog.Stmts {
+		d, nl := st.Depth(), len(st.Domain.Divs)
+		for _, acc := range st.Accesses {
+			if acc.Array != k {
+				continue
+			}
+			used = true
+			s := padAff(acc.Index[0], d, b.np, nl)
+			neg, _, ok1 := scaleAff(s, -1) // s ≤ −1
+			neg.Const--
+			over, _, ok2 := addAff(s, -1, padAff(size, d, b.np, nl)) // s − size ≥ 0
+			if !ok1 || !ok2 {
+				return false
+			}
+			for _, bad := range []ir.Aff{neg, over} {
+				empty, err := b.empty(d, st.Domain.Divs, st.Domain.Cons, []ir.Constraint{{Aff: bad}})
+				if err != nil || !empty {
+					return false
+				}
+			}
+		}
+	}
+	return used
+}

@@ -86,6 +86,7 @@ func (b *builder) build() (*ir.Program, *Func) {
 		b.item(it)
 	}
 	b.checkPure()
+	b.inferFirstSizes()
 	if b.failed() {
 		return nil, nil
 	}

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"nestor/ir"
 )
 
 // TestUserShapes checks the translation of programs as users write them
@@ -122,6 +124,28 @@ void f(int n, double x[n]) {
 			"S2[t1, t2] : t1 >= 0 and 8*t1 <= n - 1 and t2 >= 8*t1 + 2*floor((n - 8*t1)/2) and t2 <= n - 1 and t2 <= 8*t1 + 7 and 8*t1 >= n - 8 and 8*t1 <= n - 2 } beta=[0 1 0]",
 			"S3[t1, t2] : t1 >= 0 and 8*t1 <= n - 1 and t2 >= 8*t1 and t2 <= n - 1 and t2 <= 8*t1 + 7 and 8*t1 >= n - 8 and 8*t1 >= n - 1 } beta=[0 1 1]",
 		}},
+		{"x % m == r holds whatever the sign of x (C truncates): a stride, and x ≥ r for r > 0", `
+void f(int n, double x[n]) {
+#pragma scop
+  for (int i = -n; i < n; i++) {
+    if (i % 3 == 0)
+      x[0] += 1;
+    if ((i + n) % 4 == 1)
+      x[1] += 1;
+  }
+#pragma endscop
+}`, []string{
+			"S0[i] : i >= -n and i <= n - 1 and i = 3*floor((i)/3) }",
+			"S1[i] : i >= -n and i <= n - 1 and i = 4*floor((i + n - 1)/4) - n + 1 and i >= -n + 1 }",
+		}},
+		{"a pointer to rows gets the first size that covers its accesses", `
+void f(int n, double (*restrict A)[n], double (*B)[8]) {
+#pragma scop
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < 8; j++)
+      A[i][j] = B[i][j];
+#pragma endscop
+}`, []string{"acc=w:A[i][j],B[i][j]"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := summary(parseOne(t, tc.src).Prog)
@@ -168,5 +192,29 @@ void f(void) {
 				t.Errorf("error\n%v\nwant it to contain\n%s", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestFirstSize checks the first sizes inferred for array parameters
+// declared without one.
+func TestFirstSize(t *testing.T) {
+	p := parseOne(t, `
+void f(int n, int m, double (*restrict A)[n], double (*B)[8], double C[][4]) {
+#pragma scop
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < 8; j++)
+      A[i][j] = B[i][j] + C[m][0];
+#pragma endscop
+}`).Prog
+	names := ir.Names{Param: ir.ParamNames(p)}
+	for _, w := range []struct{ array, size string }{{"A", "n"}, {"B", "n"}} {
+		a := p.Arrays[p.ArrayIndex(w.array)]
+		if got := ir.FormatAff(a.Dims[0], names); got != w.size {
+			t.Errorf("%s: first size %s, want %s", w.array, got, w.size)
+		}
+	}
+	// C[m] is not below any candidate size everywhere (m may exceed 4 or n).
+	if c := p.Arrays[p.ArrayIndex("C")]; c.Dims[0].Param != nil {
+		t.Errorf("C: first size %s, want none", ir.FormatAff(c.Dims[0], names))
 	}
 }

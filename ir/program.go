@@ -37,8 +37,10 @@ func (s Storage) String() string { return storageNames[s] }
 
 // Array is a named block of memory; a scalar variable is an Array with no
 // dimensions. Dims are affine in the parameters only; for an array function
-// parameter the first dimension is the declared one (C ignores it), and may
-// be nil when the declaration leaves it out.
+// parameter the first dimension is the declared one (C ignores it); when the
+// declaration leaves it out ("A[][n]", "(*A)[n]") it is a size the front
+// end proved to cover every access of the region, or nil when it found
+// none.
 type Array struct {
 	Name    string
 	Elem    Type
