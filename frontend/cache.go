@@ -299,9 +299,10 @@ func (f *flatFile) Read(b []byte) (int, error) {
 	return f.r.Read(b)
 }
 
-// flatStats counts, for tests, the headers served flattened and those
-// refused because of a user macro.
-var flatStats struct{ served, refused atomic.Int64 }
+// flatStats counts, for tests, the headers served flattened, those
+// refused because of a user macro, and the parses repeated on the real
+// headers.
+var flatStats struct{ served, refused, retried atomic.Int64 }
 
 // errUserMacro: a macro of the user's files could change the header.
 var errUserMacro = errors.New("frontend: a user macro appears in the header")

@@ -41,15 +41,20 @@ func describe(f *File) string {
 // must then be refused).
 var headerSources = map[string]string{
 	"many.c": `#include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
+#include <assert.h>
 #include <stdio.h>
 void k(int n, double A[n]) {
 #pragma scop
   for (int i = 0; i < n; i++)
     A[i] = sqrt(A[i]) + fabs(A[i]);
 #pragma endscop
+  assert(n >= 0);
+  fprintf(stderr, "%f\n", A[0] + (double)getpid() + (isnan(A[0]) ? 1 : 0) + HUGE_VAL);
+  memset(A, 0, sizeof(double));
 }
 `,
 	// An undeclared function: cc declares it implicitly, and the parse
@@ -90,27 +95,31 @@ func TestFlattenedHeaders(t *testing.T) {
 		files = append(files, p)
 	}
 	cache := filepath.Join(dir, "cache")
-	parse := func(path, env string) (string, int64, int64) {
+	parse := func(path, env string) (string, int64, int64, int64) {
 		t.Setenv(cacheEnv, env)
-		served, refused := flatStats.served.Load(), flatStats.refused.Load()
+		served, refused, retried := flatStats.served.Load(), flatStats.refused.Load(), flatStats.retried.Load()
 		f, err := ParseFile(path, corpusCfg)
 		if err != nil {
 			t.Fatalf("%s (%s=%s): %v", path, cacheEnv, env, err)
 		}
-		return describe(f), flatStats.served.Load() - served, flatStats.refused.Load() - refused
+		return describe(f), flatStats.served.Load() - served, flatStats.refused.Load() - refused, flatStats.retried.Load() - retried
 	}
 	for _, path := range files {
-		want, _, _ := parse(path, "off")
+		want, _, _, _ := parse(path, "off")
 		for round := range 2 {
-			got, served, refused := parse(path, cache)
+			got, served, refused, retried := parse(path, cache)
 			if got != want {
 				t.Errorf("%s, round %d: flattened headers parse differently:\n%s\nwant\n%s", path, round, got, want)
 			}
 			switch base := filepath.Base(path); {
 			case base == "usermacro.c" && refused == 0:
 				t.Errorf("%s: math.h served flattened though the user defines M_PI", base)
+			case base == "implicit.c" && retried == 0:
+				t.Errorf("%s: the parse with an implicitly declared call was not repeated", base)
 			case base != "usermacro.c" && (served == 0 || refused != 0):
 				t.Errorf("%s, round %d: %d headers served flattened, %d refused", base, round, served, refused)
+			case base != "implicit.c" && retried != 0:
+				t.Errorf("%s, round %d: the parse with flattened headers failed and was repeated", base, round)
 			}
 		}
 	}

@@ -92,6 +92,7 @@ func translateC(path string, src []byte, cfg Config) (*cc.AST, error) {
 		if ast, err := translate(path, src, cfg, host, hfs); err == nil && !implicitCall(ast) {
 			return ast, nil
 		}
+		flatStats.retried.Add(1)
 	}
 	return translate(path, src, cfg, host, nil)
 }

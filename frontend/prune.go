@@ -365,8 +365,15 @@ func implicitCall(ast *cc.AST) bool {
 }
 
 // declaredCallee reports whether the name id resolves to has a
-// declaration: cc synthesizes one for an implicitly declared function.
+// declaration: cc synthesizes one for an implicitly declared function, and
+// for the compiler's builtins, which no header declares.
 func declaredCallee(id *cc.PrimaryExpression) bool {
+	name := id.Token.SrcStr()
+	for _, p := range []string{"__builtin_", "__sync_", "__atomic_", "__c11_atomic_"} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
 	d, ok := id.ResolvedTo().(*cc.Declarator)
 	return ok && !d.IsSynthetic()
 }
