@@ -80,7 +80,7 @@ func TestInvalid(t *testing.T) {
 // FuzzParse checks that no input makes Parse panic, and that whatever it
 // accepts passes ir.Check (Parse checks it) with scops inside the file.
 func FuzzParse(f *testing.F) {
-	for _, dir := range []string{"testdata/invalid", "testdata/valid"} {
+	for _, dir := range []string{"testdata/invalid", "testdata/valid", "../testdata/peers"} {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.c"))
 		for _, path := range files {
 			if src, err := os.ReadFile(path); err == nil {
