@@ -151,6 +151,7 @@ type stepper struct {
 	// swapped holds the nodes whose two operands it reads exchanged.
 	noSwap  bool
 	swapped map[int32]bool
+	shape   []uint64 // the miner's shape hashes, which orient operands
 }
 
 func newStepper(a *analysis, v valuer) *stepper {

@@ -54,13 +54,19 @@ const (
 	// maxConeVerify bounds the buckets verified per iteration, and
 	// maxConeVerifyBatch when the pass outlines every disjoint set it
 	// verified (large functions, where the table does not run).
-	maxConeVerify      = 48
+	maxConeVerify      = 256
 	maxConeVerifyBatch = 256
 	// maxPairedRoots bounds the buckets whose roots are anti-unified in
 	// pairs with a reference to find subsets (subsets), and
 	// maxThresholds the subsets tried per reference.
 	maxPairedRoots = 4096
 	maxThresholds  = 3
+	// orientDepth is the depth of the shape hashes that orient the
+	// operands of a commutative node when their keys do not.
+	orientDepth = 3
+	// refDepth is how much deeper than its bucket the shape hash is that
+	// picks a bucket's typical root (subsets).
+	refDepth = 2
 )
 
 // coneHashes computes h_d and u_d for every node and depth (see above);
@@ -133,7 +139,11 @@ func (a *analysis) coneChoice(opt Options, best int64, rep *Report, work *int64,
 		for x := range a.nodes {
 			// A depth that adds nothing to x's shape repeats the bucket
 			// of the depth before.
-			if h[d][x] == 0 || u[d][x] < minK || u[d][x] == u[d-1][x] || a.uses[x] == 0 {
+			// Batches (large functions) skip shapes lighter than the
+			// least pattern; elsewhere they are kept, since the
+			// anti-unifier of a bucket may be larger than its shape (a
+			// node shared at two depths is outside the shape).
+			if h[d][x] == 0 || u[d][x] == u[d-1][x] || a.uses[x] == 0 || batch && u[d][x] < minK {
 				continue
 			}
 			groups[h[d][x]] = append(groups[h[d][x]], int32(x))
@@ -162,7 +172,7 @@ func (a *analysis) coneChoice(opt Options, best int64, rep *Report, work *int64,
 		return int(x.roots[0] - y.roots[0])
 	})
 	st := newStepper(a, nil)
-	st.noSwap, st.swapped = true, map[int32]bool{}
+	st.noSwap, st.swapped, st.shape = true, map[int32]bool{}, h[orientDepth]
 	limit := maxConeVerify
 	if batch {
 		limit = maxConeVerifyBatch
@@ -179,7 +189,7 @@ func (a *analysis) coneChoice(opt Options, best int64, rep *Report, work *int64,
 		if i >= limit {
 			break
 		}
-		for _, roots := range a.subsets(b.roots, st, work) {
+		for _, roots := range a.subsets(b.roots, h[min(b.depth+refDepth, maxConeDepth)], st, work) {
 			est := int64(1) << 62
 			if opt.Objective == Nodes {
 				_, k := a.dagAU(roots, st, work, true)
@@ -253,15 +263,29 @@ func (a *analysis) coneChoice(opt Options, best int64, rep *Report, work *int64,
 
 // subsets returns the root sets of bucket roots worth anti-unifying:
 // the whole bucket, and, since one root that differs shrinks the
-// anti-unifier of all, for a reference root (the first, and one in the
-// middle) and each of the largest sizes t of its pair anti-unifiers with
-// the other roots, the reference with the roots whose pair reaches t.
-func (a *analysis) subsets(roots []int32, st *stepper, work *int64) [][]int32 {
+// anti-unifier of all, for a reference root (the typical one: the most
+// roots share its shape hash deeper, deeper; and the first) and each of
+// the largest sizes t of its pair anti-unifiers with the other roots,
+// the reference with the roots whose pair reaches t.
+func (a *analysis) subsets(roots []int32, deeper []uint64, st *stepper, work *int64) [][]int32 {
 	sets := [][]int32{roots}
 	if len(roots) < 3 || len(roots) > maxPairedRoots {
 		return sets
 	}
-	for _, ref := range []int32{roots[0], roots[len(roots)/2]} {
+	// The typical root: the one whose deeper shape the most roots share.
+	count := map[uint64]int{}
+	typical := roots[0]
+	for _, r := range roots {
+		count[deeper[r]]++
+		if count[deeper[r]] > count[deeper[typical]] {
+			typical = r
+		}
+	}
+	refs := []int32{typical}
+	if typical != roots[0] {
+		refs = append(refs, roots[0])
+	}
+	for _, ref := range refs {
 		size := make(map[int32]int, len(roots))
 		var ks []int
 		for _, r := range roots {
@@ -333,11 +357,23 @@ func (a *analysis) dagAU(roots []int32, st *stepper, work *int64, sizeOnly bool)
 		T := tuples[q]
 		sw := make([]bool, n)
 		if a.comm2[T[0]] {
-			k0, k1 := a.key[a.opAt(T[0], 0, false)], a.key[a.opAt(T[0], 1, false)]
+			// The order that pairs more operands with one key, then with
+			// one shape (st.shape) in the instances' own cones.
+			u0, u1 := a.opAt(T[0], 0, false), a.opAt(T[0], 1, false)
+			score := func(x, y int32, rx, ry int32) int {
+				s := 0
+				if a.key[x] >= 0 && a.key[x] == a.key[y] {
+					s += 4
+					if st.shape != nil && st.shape[x] == st.shape[y] && a.inCone(x, rx) == a.inCone(y, ry) {
+						s++
+					}
+				}
+				return s
+			}
 			for i := 1; i < n; i++ {
-				l0, l1 := a.key[a.opAt(T[i], 0, false)], a.key[a.opAt(T[i], 1, false)]
-				same := b2i(k0 >= 0 && k0 == l0) + b2i(k1 >= 0 && k1 == l1)
-				cross := b2i(k0 >= 0 && k0 == l1) + b2i(k1 >= 0 && k1 == l0)
+				v0, v1 := a.opAt(T[i], 0, false), a.opAt(T[i], 1, false)
+				same := score(u0, v0, roots[0], roots[i]) + score(u1, v1, roots[0], roots[i])
+				cross := score(u0, v1, roots[0], roots[i]) + score(u1, v0, roots[0], roots[i])
 				if cross > same {
 					sw[i] = true
 					st.swapped[T[i]] = true
