@@ -190,8 +190,9 @@ func (b *builder) finalValue(lb *bound, cond []ir.Constraint, depth, dir int, st
 	return alts, ""
 }
 
-// affExpr returns the value of a, a form without locals, as an
-// expression of type t.
+// affExpr returns the value of a as an expression of type t; a local q_l
+// of a is a marker (marker) that expand replaces by the local's value in
+// each case, so a may use placeholders only.
 func affExpr(a ir.Aff, t ir.Type, params []ir.Param, iterTypes []ir.Type) ir.Expr {
 	var e ir.Expr
 	add := func(c int64, x ir.Expr) {
@@ -213,6 +214,9 @@ func affExpr(a ir.Aff, t ir.Type, params []ir.Param, iterTypes []ir.Type) ir.Exp
 	}
 	for k, c := range a.Param {
 		add(c, &ir.ParamRef{T: params[k].Type, Param: k})
+	}
+	for l, c := range a.Local {
+		add(c, marker(l, t))
 	}
 	if e == nil {
 		return &ir.Const{T: t, Int: a.Const}
@@ -302,4 +306,63 @@ func (b *builder) covers(k int, size ir.Aff) bool {
 		}
 	}
 	return used
+}
+
+// marker stands for placeholder local l in an expression until expand
+// replaces it: a ParamRef with the negative index −(l+1), which no
+// program has, so that ir.Check rejects one left behind.
+func marker(l int, t ir.Type) *ir.ParamRef { return &ir.ParamRef{T: t, Param: -(l + 1)} }
+
+// isMarker reports whether e is the marker of local l.
+func isMarker(e ir.Expr, l int) bool {
+	p, ok := e.(*ir.ParamRef)
+	return ok && p.Param == -(l+1)
+}
+
+// hasMarker reports whether e holds a marker of local l (any local when
+// l < 0).
+func hasMarker(e ir.Expr, l int) bool {
+	found := false
+	ir.Walk(e, func(x ir.Expr) bool {
+		if p, ok := x.(*ir.ParamRef); ok && p.Param < 0 && (l < 0 || p.Param == -(l+1)) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// replaceMarker returns e with the marker of local l replaced by repl.
+func replaceMarker(e ir.Expr, l int, repl func(t ir.Type) ir.Expr) ir.Expr {
+	r := func(x ir.Expr) ir.Expr { return replaceMarker(x, l, repl) }
+	switch x := e.(type) {
+	case *ir.ParamRef:
+		if isMarker(x, l) {
+			return repl(x.T)
+		}
+	case *ir.Unary:
+		return &ir.Unary{Op: x.Op, X: r(x.X), T: x.T}
+	case *ir.Binary:
+		return &ir.Binary{Op: x.Op, X: r(x.X), Y: r(x.Y), T: x.T}
+	case *ir.Cond:
+		return &ir.Cond{C: r(x.C), X: r(x.X), Y: r(x.Y), T: x.T}
+	case *ir.Cast:
+		return &ir.Cast{T: x.T, X: r(x.X), Implicit: x.Implicit}
+	case *ir.Call:
+		c := &ir.Call{Fn: x.Fn, T: x.T}
+		for _, a := range x.Args {
+			c.Args = append(c.Args, r(a))
+		}
+		return c
+	}
+	return e
+}
+
+// iterTypes returns the types of the enclosing loops' counters.
+func (b *builder) iterTypes() []ir.Type {
+	var out []ir.Type
+	for _, l := range b.loops {
+		out = append(out, l.typ)
+	}
+	return out
 }

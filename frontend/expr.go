@@ -83,6 +83,7 @@ func (b *builder) emit(n cc.Node, s *body, op ir.AssignOp, rhs ir.Expr, text str
 		}
 	}
 	b.overflow = false
+	b.exprTypes = b.iterTypes()
 	sts, why := b.expand(st)
 	if b.overflow {
 		why = "coefficient overflow"
@@ -417,19 +418,17 @@ func (b *builder) identExpr(s *body, pe *cc.PrimaryExpression) (ir.Expr, bool) {
 	}
 	if b.counters[d] {
 		a, why := b.value(d, len(b.loops))
-		if why == "" && slices.ContainsFunc(a.Local, func(v int64) bool { return v != 0 }) {
-			why = "its value is affine only piecewise, which nestor reads in subscripts and bounds, not in expressions"
+		for l, v := range a.Local {
+			if _, ok := b.placeholderCases(b.divs[l]); v != 0 && !ok && why == "" {
+				why = "its value needs a floor division, which nestor reads in subscripts and bounds, not in expressions"
+			}
 		}
 		if why != "" {
 			b.unsupported(pe, "loop counter %s used outside its loop: %s", d.Name(), why)
 			return nil, false
 		}
 		t, _ := scalarType(d.Type())
-		var its []ir.Type
-		for _, l := range b.loops {
-			its = append(its, l.typ)
-		}
-		return affExpr(a, t, b.prog.Params, its), true
+		return affExpr(a, t, b.prog.Params, b.iterTypes()), true
 	}
 	arr, idx, ok := b.ref(pe, false)
 	if !ok {

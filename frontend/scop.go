@@ -48,9 +48,11 @@ type builder struct {
 	divs  []ir.Div
 	next  []int
 
-	cases    map[int64][]alt // the cases of each placeholder (split.go)
-	overflow bool            // set by substitute on int64 overflow
-	mods     map[string]modPlaceholder
+	cases     map[int64][]alt // the cases of each placeholder (split.go)
+	overflow  bool            // set by substitute on int64 overflow
+	inexpr    bool            // set by substitute: a floor division in an expression
+	exprTypes []ir.Type       // the counters' types of the statement expand works on
+	mods      map[string]modPlaceholder
 
 	// Counter values outside their loops (counter.go).
 	values  map[*cc.Declarator]counterValue

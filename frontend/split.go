@@ -89,7 +89,14 @@ func (b *builder) expand(st *ir.Stmt) ([]*ir.Stmt, string) {
 		}
 		out = next
 	}
+	if b.inexpr {
+		b.inexpr = false
+		return nil, "a counter's value after its loop needs a floor division, which nestor reads in subscripts and bounds, not in expressions"
+	}
 	for _, s := range out {
+		if hasMarker(s.RHS, -1) {
+			return nil, "frontend: internal error: a placeholder left in an expression"
+		}
 		foldConstLocals(s)
 		mergeLocals(s)
 		compactLocals(s)
@@ -124,7 +131,7 @@ func usesLocal(s *ir.Stmt, l int) bool {
 			return true
 		}
 	}
-	return false
+	return hasMarker(s.RHS, l)
 }
 
 // substitute returns a copy of s in case a of placeholder l.
@@ -171,6 +178,16 @@ func (b *builder) substitute(s *ir.Stmt, l int, a alt) *ir.Stmt {
 			na.Index = append(na.Index, sub(x))
 		}
 		c.Accesses = append(c.Accesses, na)
+	}
+	if hasMarker(s.RHS, l) {
+		// The value in an expression: its placeholders become markers
+		// again; a floor-division local cannot be written there.
+		for k, v := range value.Local {
+			if _, ok := b.placeholderCases(s.Domain.Divs[k]); v != 0 && (k == l || !ok) {
+				b.inexpr = true
+			}
+		}
+		c.RHS = replaceMarker(s.RHS, l, func(t ir.Type) ir.Expr { return affExpr(value, t, b.prog.Params, b.exprTypes) })
 	}
 	return c
 }

@@ -100,6 +100,18 @@ void f(int n, double x[n + 1]) {
 			"[n] -> { S1[] : n >= 1 } beta=[1] dir=[] acc=w:x[n]",
 			"[n] -> { S2[] : n <= 0 } beta=[2] dir=[] acc=w:x[0]",
 		}},
+		{"a counter after its loop read in an expression, piece by piece", `
+void f(int n, double x[n + 1]) {
+  int i;
+#pragma scop
+  for (i = 0; i < n; i++)
+    x[i] = 1;
+  x[0] = i;
+#pragma endscop
+}`, []string{
+			"[n] -> { S1[] : n >= 1 } beta=[1] dir=[] acc=w:x[0] = conv<double>(n:int)",
+			"[n] -> { S2[] : n <= 0 } beta=[2] dir=[] acc=w:x[0] = conv<double>(0:int)",
+		}},
 		{"nestor's own output: floord bounds, a counter declared before a loop that a second loop continues", `
 #define nestor_floord(n, d) (((n) < 0) ? -((-(n) + (d) - 1) / (d)) : (n) / (d))
 #define nestor_min(a, b) ((a) < (b) ? (a) : (b))

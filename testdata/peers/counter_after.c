@@ -1,4 +1,4 @@
-// Loop counters read after their loops: the final value is affine (n, or 0 when the loop never ran) piecewise.
+// Loop counters read after their loops: the final value is affine piecewise (n, or 0 when the loop never ran).
 #define N 30
 #define M 7
 void kernel(int n, int m, double x[n + m + 1], double y[n + m + 3]) {
@@ -12,5 +12,6 @@ void kernel(int n, int m, double x[n + m + 1], double y[n + m + 3]) {
   for (int k = j; k < n + m + 3; k++)
     y[k] = 7.0;
   x[i] += 1.0;
+  y[0] = 0.5 * i;
 #pragma endscop
 }
