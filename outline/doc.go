@@ -118,17 +118,20 @@
 // Cone miner: exact for the set it anti-unifies (same definition as
 // AntiunifySet, whole cones at once); heuristic in the sets it tries (the
 // buckets of equal shape hashes, maxConeVerify of them per iteration,
-// and subsets by pair size with two reference roots), in the orientation
-// of commutative operands (by operand keys) and in the batches of large
-// functions (disjoint sets outlined together, best first, without
+// and subsets by pair size with the typical and the first root as
+// references), in the orientation of commutative operands (by operand
+// keys, then shapes) and in the batches of large functions (disjoint
+// sets outlined together, best first, without
 // re-analysis between them). Under Area a repeated body is not shared
 // between two outlined functions (more calls need more multiplexers,
 // which the saving does not count).
 //
-// Not done: matching modulo associativity; a node whose uses reach its
-// post-dominator through another node's cone (rather than directly or
-// through siblings) is never an inner node of an instance, unless it is
-// the shared node of a bundle; under Area, patterns never contain
+// Not done: matching modulo associativity; in the table's sets, a node
+// whose uses reach its post-dominator through another node's cone
+// (rather than directly or through siblings) is never an inner node of
+// an instance, unless it is the shared node of a bundle (the cone
+// miner's sets include such nodes); the cone miner does not weigh
+// repeats that differ (mutated copies) except by their common part; under Area, patterns never contain
 // invokes, and operations whose area depends on a literal operand
 // (shifts) match only with the same literal. Multi-output patterns are
 // only those of one bundle: siblings that their users are interleaved
