@@ -148,7 +148,7 @@ func TestGenerateHand(t *testing.T) {
 	}
 	// One integer and one float type (TestEmbeddedReprove proves hand
 	// entries of the other tables again): the proofs take seconds each.
-	for _, ty := range []Type{Int32, Float64} {
+	for _, ty := range []Type{Int32, Float32} {
 		es, err := GenerateHand(ty, ops, 10*time.Second, testRlimit)
 		if err != nil {
 			t.Fatalf("%v: %v", ty, err)

@@ -405,6 +405,14 @@ func (p *Prover) Identity(f Tuple, side Side) (IdentityResult, error) {
 			points = append(points, pt)
 		}
 	}
+	if p.noMissing && p.rlimit > 0 {
+		// The generator records no identity whether none exists or Z3
+		// cannot tell: the quantified query, which rarely settles, gets
+		// a share of the resource limit.
+		saved := p.rlimit
+		p.rlimit /= missingShare
+		defer func() { p.rlimit = saved }()
+	}
 	return p.identityExists(f, side, syms)
 }
 
