@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 
 	"nestor/frontend"
@@ -71,7 +73,7 @@ func (h *harness) planCapture(scop *frontend.Scop) {
 }
 
 func (h *harness) local(name string) *value {
-	for _, v := range h.locals {
+	for _, v := range slices.Concat(h.locals, h.endLocals) {
 		if v.name == name {
 			return v
 		}
@@ -121,3 +123,90 @@ func (h *harness) instrument(dir string, f *frontend.File, scop *frontend.Scop) 
 	}
 	return path, nil
 }
+
+// The end capture. When the regions are in main, what they compute often
+// lives in main's own variables, which the harness cannot reach after main
+// returned. Compare then builds both variants from copies of their files
+// whose last region of main ends with a line that writes those variables
+// (the locals the regions write, and the arrays declared in the region) to
+// the output file of mode "out", once. The optimized file keeps the
+// pragma lines, so its region is found the same way.
+
+// planEndCapture sets h.endLocals to the variables of main that the
+// kernel's regions write and the harness can capture at the end of its
+// last region: function locals of any rank, and arrays declared in the
+// region (nestor declares them first in its output, under their names).
+func (h *harness) planEndCapture(scops []*frontend.Scop) {
+	seen := map[string]bool{}
+	for _, s := range scops {
+		p := s.Prog
+		names := ir.Names{Param: ir.ParamNames(p)}
+	arrays:
+		for k, a := range p.Arrays {
+			if seen[a.Name] || !p.Writes(k) || h.value(a.Name) != nil ||
+				!(a.Storage == ir.FuncLocal || a.Storage == ir.ScopLocal && a.Rank() > 0) {
+				continue
+			}
+			v := &value{name: a.Name, elem: a.Elem, role: roleLocal, rank: a.Rank(), written: true}
+			for _, d := range a.Dims {
+				if absent(d) || len(d.Param) > 0 && slices.ContainsFunc(d.Param, func(c int64) bool { return c != 0 }) {
+					continue arrays // only constant sizes are known after main returns
+				}
+				v.dims = append(v.dims, "("+ir.FormatAff(d, names)+")")
+			}
+			seen[a.Name] = true
+			h.endLocals = append(h.endLocals, v)
+		}
+	}
+}
+
+// endCaptureLine is the C line inserted at the end of the region.
+func (h *harness) endCaptureLine() string {
+	saved := h.locals
+	h.locals = h.endLocals
+	defer func() { h.locals = saved }()
+	return h.captureLine()
+}
+
+// instrumentEnd writes to dir/sub a copy of the file src (at path, text
+// text) whose k-th region (counting every "#pragma endscop" line) ends with
+// the end capture line, and returns its path.
+func (h *harness) instrumentEnd(dir, sub, path string, text []byte, k int) (string, error) {
+	off, n := 0, 0
+	at := -1
+	for off < len(text) {
+		end := bytes.IndexByte(text[off:], '\n')
+		if end < 0 {
+			end = len(text) - off
+		}
+		line := text[off : off+end]
+		if endscopLine.Match(line) {
+			if n == k {
+				at = off
+				break
+			}
+			n++
+		}
+		off += end + 1
+	}
+	if at < 0 {
+		return "", fmt.Errorf("check: %s: no region %d to capture main's variables at", path, k+1)
+	}
+	line := 1 + bytes.Count(text[:at], []byte("\n"))
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "#line 1 \"%s\"\n", path)
+	b.Write(text[:at])
+	fmt.Fprintf(&b, "%s\n#line %d \"%s\"\n", h.endCaptureLine(), line, path)
+	b.Write(text[at:])
+	out := filepath.Join(dir, sub, filepath.Base(path))
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+		return "", fmt.Errorf("check: %v", err)
+	}
+	if err := os.WriteFile(out, b.Bytes(), 0o644); err != nil {
+		return "", fmt.Errorf("check: %v", err)
+	}
+	return out, nil
+}
+
+// endscopLine matches a "#pragma endscop" line as the frontend finds it.
+var endscopLine = regexp.MustCompile(`^[ \t]*#[ \t]*pragma[ \t]+endscop[ \t]*(?://.*|/\*.*)?\r?$`)

@@ -208,6 +208,24 @@ func Compare(ctx context.Context, f *frontend.File, scop *frontend.Scop, optSrc 
 	if err != nil {
 		return nil, fmt.Errorf("check: %v", err)
 	}
+	if len(h.endLocals) > 0 {
+		// Both variants write main's variables at the end of its last
+		// region (capture.go).
+		scops, err := kernelScops(f, scop, opt.Kernel)
+		if err != nil {
+			return nil, err
+		}
+		last := slices.IndexFunc(f.Scops, func(s *frontend.Scop) bool { return s == scops[len(scops)-1] })
+		for _, s := range scops {
+			last = max(last, slices.Index(f.Scops, s))
+		}
+		if origPath, err = h.instrumentEnd(dir, "end-orig", origPath, f.Src, last); err != nil {
+			return nil, err
+		}
+		if optPath, err = h.instrumentEnd(dir, "end-opt", optPath, optSrc, last); err != nil {
+			return nil, err
+		}
+	}
 	var exes [2]string
 	var errs [2]error
 	var wg sync.WaitGroup
@@ -321,6 +339,7 @@ func Execute(ctx context.Context, f *frontend.File, scop *frontend.Scop, opt Opt
 	if err != nil {
 		return nil, nil, err
 	}
+	h.endLocals = nil // Execute captures at the start of the region only
 	h.planCapture(scops[0])
 	src := h.origPath
 	if len(h.locals) > 0 {

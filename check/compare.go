@@ -47,7 +47,11 @@ func compareData(h *harness, a, b *Data, opt Options) ([]ArrayResult, bool, erro
 			return nil, false, fmt.Errorf("check: array %s has sizes %v in the original and %v in the optimized program", x.Name, x.Dims, y.Dims)
 		}
 		r := compareArray(x, y, opt.RTol, opt.Exact)
-		r.Written = h.value(x.Name).written
+		v := h.value(x.Name)
+		if v == nil {
+			v = h.local(x.Name)
+		}
+		r.Written = v != nil && v.written
 		match = match && r.Mismatches == 0
 		out = append(out, r)
 	}

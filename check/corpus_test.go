@@ -109,3 +109,34 @@ func TestRegionInMain(t *testing.T) {
 		t.Error("a wrong statement in main matched")
 	}
 }
+
+// TestMainLocals: what a region in main computes in main's own arrays is
+// compared at the end of the region, and a wrong statement is caught.
+func TestMainLocals(t *testing.T) {
+	needCC(t)
+	f, err := frontend.ParseFile("testdata/mainlocal.c", frontend.Config{})
+	if err != nil {
+		t.Skipf("frontend: %v", err)
+	}
+	res, err := Compare(context.Background(), f, nil, f.Src, Options{Runs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	res.Format(&b)
+	t.Logf("\n%s", b.String())
+	names := map[string]bool{}
+	for _, a := range res.Arrays {
+		names[a.Name] = a.Written
+	}
+	if !res.Match || !names["x"] || !names["y"] {
+		t.Errorf("main's arrays against themselves: %+v", res)
+	}
+	wrong := edit(t, f.Src, "y[j] = 2 * x", "y[j] = 3 * x")
+	if res, err = Compare(context.Background(), f, nil, wrong, Options{Runs: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if res.Match {
+		t.Error("a wrong statement on main's arrays matched")
+	}
+}
