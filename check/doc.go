@@ -21,6 +21,12 @@
 // unless Options.KeepDir names it, the comparison fails, or the results
 // differ; errors and reports say where it is.
 //
+// When the regions are in main (Pluto's examples), the harness fills the
+// globals and calls the whole main, renamed, with argc = 1; both variants
+// are then built from copies of their files whose last region of main
+// ends by writing main's variables that the regions write (capture.go),
+// and those are compared with the globals.
+//
 // # Invariants
 //
 //   - Both variants see bit-identical inputs: the fill restarts from the same
