@@ -332,7 +332,8 @@ func hasMarker(e ir.Expr, l int) bool {
 	return found
 }
 
-// replaceMarker returns e with the marker of local l replaced by repl.
+// replaceMarker returns a copy of e (leaves copied by cloneExpr) with the
+// marker of local l replaced by repl.
 func replaceMarker(e ir.Expr, l int, repl func(t ir.Type) ir.Expr) ir.Expr {
 	r := func(x ir.Expr) ir.Expr { return replaceMarker(x, l, repl) }
 	switch x := e.(type) {
@@ -340,6 +341,9 @@ func replaceMarker(e ir.Expr, l int, repl func(t ir.Type) ir.Expr) ir.Expr {
 		if isMarker(x, l) {
 			return repl(x.T)
 		}
+		return cloneExpr(x)
+	case *ir.Const, *ir.Load, *ir.IterRef:
+		return cloneExpr(x)
 	case *ir.Unary:
 		return &ir.Unary{Op: x.Op, X: r(x.X), T: x.T}
 	case *ir.Binary:

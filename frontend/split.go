@@ -155,7 +155,8 @@ func (b *builder) substitute(s *ir.Stmt, l int, a alt) *ir.Stmt {
 		}
 		return r
 	}
-	c := &ir.Stmt{Name: s.Name, Iters: s.Iters, Dir: s.Dir, Beta: slices.Clone(s.Beta), Op: s.Op, RHS: s.RHS, Pos: s.Pos, Text: s.Text}
+	c := &ir.Stmt{Name: s.Name, Iters: slices.Clone(s.Iters), Dir: slices.Clone(s.Dir), Beta: slices.Clone(s.Beta), Op: s.Op,
+		RHS: cloneExpr(s.RHS), Pos: s.Pos, Text: s.Text}
 	for k, dv := range s.Domain.Divs {
 		switch {
 		case k == l && a.div != nil:
@@ -383,4 +384,24 @@ func foldConstLocals(s *ir.Stmt) {
 			}
 		}
 	}
+}
+
+// cloneExpr returns a deep copy of e, so that no two statements share a
+// node.
+func cloneExpr(e ir.Expr) ir.Expr {
+	switch x := e.(type) {
+	case *ir.Const:
+		c := *x
+		return &c
+	case *ir.Load:
+		c := *x
+		return &c
+	case *ir.IterRef:
+		c := *x
+		return &c
+	case *ir.ParamRef:
+		c := *x
+		return &c
+	}
+	return replaceMarker(e, -1<<30, nil) // rebuilds every inner node
 }
