@@ -2,6 +2,7 @@ package outline
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -37,7 +38,7 @@ func ArrayType(elem Type, n int) Type { return Type{Kind: Array, Elems: []Type{e
 func (t Type) String() string {
 	switch t.Kind {
 	case Bits:
-		return fmt.Sprintf("bits[%d]", t.Width)
+		return "bits[" + strconv.Itoa(t.Width) + "]"
 	case Tuple:
 		parts := make([]string, len(t.Elems))
 		for i, e := range t.Elems {
@@ -45,7 +46,7 @@ func (t Type) String() string {
 		}
 		return "(" + strings.Join(parts, ", ") + ")"
 	case Array:
-		return fmt.Sprintf("%s[%d]", t.Elems[0], t.Len)
+		return t.Elems[0].String() + "[" + strconv.Itoa(t.Len) + "]"
 	case Token:
 		return "token"
 	}

@@ -497,9 +497,12 @@ func checkMatch(a *analysis, m *Match) error {
 	return nil
 }
 
-func freshName(p *Package) string {
-	for i := 0; ; i++ {
-		if name := fmt.Sprintf("%s%d", outlinedPrefix, i); !p.Defines(name) {
+// freshName returns the first name outlined_N, N >= *from, that p does
+// not define, and moves *from past it.
+func freshName(p *Package, from *int) string {
+	for ; ; *from++ {
+		if name := fmt.Sprintf("%s%d", outlinedPrefix, *from); !p.Defines(name) {
+			*from++
 			return name
 		}
 	}
@@ -533,11 +536,12 @@ func apply(p *Package, f *Function, ms []*Match, bodies map[string]string) ([]st
 	next := func() int { id++; return id }
 	names := make([]string, len(ms))
 	reused := make([]bool, len(ms))
+	from := 0
 	invokes := make([][]*Node, len(ms))
 	replace := map[*Node]*Node{}
 	remove := map[*Node]bool{}
 	for mi, m := range ms {
-		g, err := patternFunc(m, freshName(p), next)
+		g, err := patternFunc(m, freshName(p, &from), next)
 		if err != nil {
 			return nil, nil, nil, err
 		}
