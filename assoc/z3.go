@@ -57,6 +57,7 @@ type z3Process struct {
 
 func startZ3(path string) (*z3Process, error) {
 	cmd := exec.Command(path, "-smt2", "-in")
+	dieWithParent(cmd)
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, fmt.Errorf("assoc: z3: %v", err)

@@ -1,0 +1,9 @@
+//go:build !linux
+
+package assoc
+
+import "os/exec"
+
+// dieWithParent does nothing where the system offers no parent-death
+// signal.
+func dieWithParent(cmd *exec.Cmd) {}
