@@ -23,7 +23,7 @@
 // # Files
 //
 // expr.go, eval.go, canon.go, text.go: the expressions, their C
-// semantics, the canonical form and the notation. smt.go, z3.go,
+// semantics, the canonical form and the notation. smt.go, z3.go (z3_linux.go),
 // prove.go: the Z3 prover. enum.go, gen.go, table.go: enumeration, table
 // generation and the table files (tables/, embedded). match.go,
 // recognize.go: matching an update against the tables. synth.go, nf.go:
