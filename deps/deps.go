@@ -99,12 +99,33 @@ func (iv Interval) Direction() string {
 type Graph struct {
 	Prog  *ir.Program
 	Edges []*Edge
+	// Work is what the analysis spent, in poly.Work units; Exhausted
+	// reports that it spent its whole budget, after which every question
+	// got the safe answer (the accesses may meet, the dependence may
+	// exist, its distances are unbounded): the graph over-approximates.
+	Work      int64
+	Exhausted bool
 }
 
-// Analyze computes every memory-based dependence of p. Edges are ordered
-// by source, target, kind, array and depth.
+// DefaultWork is the work budget of Analyze, in poly.Work units: under a
+// second (a unit takes 1 to 4 ns). The corpus kernel that needs most
+// takes 3e6 (TestAnalyzeWork fails past a tenth of the budget); a program
+// of a hundred statements with floor-division locals (nestor's own
+// unroll-jammed gemm, read back) needed minutes without it.
+const DefaultWork = 2e8
+
+// Analyze computes every memory-based dependence of p within DefaultWork.
+// Edges are ordered by source, target, kind, array and depth.
 func Analyze(p *ir.Program) (*Graph, error) {
+	return AnalyzeWork(p, DefaultWork)
+}
+
+// AnalyzeWork is Analyze within a budget of work units (see
+// Graph.Exhausted).
+func AnalyzeWork(p *ir.Program, budget int64) (*Graph, error) {
+	work := poly.NewWork(budget)
 	g := &Graph{Prog: p}
+	defer func() { g.Work, g.Exhausted = work.Used(), work.Exhausted() }()
 	red := make([]int, len(p.Stmts)) // the reduction read of each statement, or -1
 	for k, s := range p.Stmts {
 		red[k] = reductionRead(s)
@@ -112,6 +133,7 @@ func Analyze(p *ir.Program) (*Graph, error) {
 	for si, s := range p.Stmts {
 		for ti, t := range p.Stmts {
 			b := newBuilder(p, s, t)
+			b.work = work
 			for ai, a := range s.Accesses {
 				for bi, acc := range t.Accesses {
 					if a.Array != acc.Array || !a.Write && !acc.Write {
@@ -262,6 +284,7 @@ type builder struct {
 	offLT, nd   int // first t local, number of dims
 	common      int
 	base        []poly.Constraint // domains, local definitions, context
+	work        *poly.Work        // shared by every query of the analysis
 }
 
 func newBuilder(p *ir.Program, s, t *ir.Stmt) *builder {
@@ -348,7 +371,7 @@ func (b *builder) pair(a, c *ir.Access) ([]poly.Constraint, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
-	empty, err := set.IsEmpty()
+	empty, err := set.IsEmptyWork(b.work)
 	if errors.Is(err, poly.ErrLimit) {
 		return cs, true, nil // undecided: keep looking, depth by depth
 	}
@@ -373,7 +396,7 @@ func (b *builder) edge(pair []poly.Constraint, depth int) (*Edge, error) {
 		return nil, err
 	}
 	e := &Edge{Depth: depth, Common: b.common, Set: set}
-	empty, err := set.IsEmpty()
+	empty, err := set.IsEmptyWork(b.work)
 	switch {
 	case errors.Is(err, poly.ErrLimit):
 		e.Unsure = true
@@ -406,7 +429,7 @@ func (b *builder) distances(set *poly.Set) ([]Interval, error) {
 			out[k] = Interval{Min: d, Max: d}
 			continue
 		}
-		iv, err := Range(set, b.distance(k))
+		iv, err := rangeWork(set, b.distance(k), b.work)
 		if err != nil {
 			return nil, err
 		}
@@ -420,6 +443,10 @@ func (b *builder) distances(set *poly.Set) ([]Interval, error) {
 // parameters being free: an end is infinite where f is unbounded, or where
 // poly hit its search limit (a safe answer: the range only grows).
 func Range(set *poly.Set, f []int64) (Interval, error) {
+	return rangeWork(set, f, nil)
+}
+
+func rangeWork(set *poly.Set, f []int64, w *poly.Work) (Interval, error) {
 	// Optimize over (dims, params) with the parameters as variables: a set
 	// in a space whose dims are all of them.
 	sp := set.Space()
@@ -427,11 +454,11 @@ func Range(set *poly.Set, f []int64) (Interval, error) {
 	if err != nil {
 		return Interval{}, err
 	}
-	lo, err := free.Min(f, nil)
+	lo, err := free.MinWork(f, nil, w)
 	if err != nil && !errors.Is(err, poly.ErrLimit) {
 		return Interval{}, err
 	}
-	hi, err2 := free.Max(f, nil)
+	hi, err2 := free.MaxWork(f, nil, w)
 	if err2 != nil && !errors.Is(err2, poly.ErrLimit) {
 		return Interval{}, err2
 	}

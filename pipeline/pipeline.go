@@ -247,6 +247,9 @@ func schedule(s *region, opt *Options) error {
 			return err
 		}
 	}
+	if g.Exhausted {
+		opt.note(s.Scop, "the dependence analysis spent its budget (%.3g units of work): the dependences it could not decide are assumed, which only restricts the schedule", float64(g.Work))
+	}
 	sc, err := sched.Compute(s.Prog, g, sched.Options{Fusion: opt.Fusion, Align: opt.Align, Budget: opt.SchedBudget})
 	if err != nil { // ErrNoSchedule, or a limit of poly's exact arithmetic
 		opt.note(s.Scop, "kept the original order: %v", err)

@@ -51,11 +51,13 @@ type bnb struct {
 	found    bool
 	best     int64
 	point    []int64
+	work     *Work // charged by every tableau of the search; nil: unlimited
 }
 
 // search solves the LP over rows and explores it as the root node.
 func (b *bnb) search(rows []Constraint, depth int) (lpStatus, error) {
 	t := newTableau(rows, b.nv)
+	t.work = b.work
 	if !t.phase1() {
 		b.nodes++
 		return lpInfeasible, nil
@@ -126,7 +128,14 @@ func (b *bnb) node(t *tableau, depth int) error {
 // Equalities are solved over the integers first (solveEqualities), so that
 // branch and bound runs on an equality-free system in the lattice
 // coordinates z, with x = X0 + M·z and objective (obj·M)·z + obj·X0.
-func intMin(rows []Constraint, nv int, obj []int64) (Result, error) {
+func intMin(rows []Constraint, nv int, obj []int64, w *Work) (Result, error) {
+	eqs := 0
+	for _, r := range rows {
+		if r.Eq {
+			eqs++
+		}
+	}
+	w.charge(int64(len(rows)+1) * int64(nv+1) * int64(eqs+1)) // each equality eliminated touches every row
 	lat, ineqs, ok := solveEqualities(rows, nv)
 	if !ok {
 		return Result{Status: Empty}, nil
@@ -138,7 +147,7 @@ func intMin(rows []Constraint, nv int, obj []int64) (Result, error) {
 			zobj[j] = add(zobj[j], mul(obj[i], lat.m[i][j]))
 		}
 	}
-	r, err := intMinIneq(ineqs, k, zobj)
+	r, err := intMinIneq(ineqs, k, zobj, w)
 	if err != nil || r.Status != Bounded {
 		return r, err
 	}
@@ -148,8 +157,8 @@ func intMin(rows []Constraint, nv int, obj []int64) (Result, error) {
 }
 
 // intMinIneq is intMin for rows without equalities.
-func intMinIneq(rows []Constraint, nv int, obj []int64) (Result, error) {
-	f := &bnb{nv: nv, obj: make([]int64, nv), feasOnly: true}
+func intMinIneq(rows []Constraint, nv int, obj []int64, w *Work) (Result, error) {
+	f := &bnb{nv: nv, obj: make([]int64, nv), feasOnly: true, work: w}
 	if _, err := f.search(rows, 0); err != nil {
 		return Result{}, err
 	}
@@ -159,7 +168,7 @@ func intMinIneq(rows []Constraint, nv int, obj []int64) (Result, error) {
 	if st, _, _ := lpMin(rows, nv, obj); st == lpUnbounded {
 		return Result{Status: Unbounded}, nil
 	}
-	b := &bnb{nv: nv, obj: obj, found: true, point: f.point, best: eval(append(slices.Clone(obj), 0), f.point)}
+	b := &bnb{nv: nv, obj: obj, found: true, point: f.point, best: eval(append(slices.Clone(obj), 0), f.point), work: w}
 	if _, err := b.search(rows, 0); err != nil {
 		return Result{}, err
 	}
@@ -186,11 +195,17 @@ func (s *Set) fixParams(params []int64) []Constraint {
 // IsEmpty reports whether s has no integer point (x, p), parameters being
 // treated as variables.
 func (s *Set) IsEmpty() (empty bool, err error) {
+	return s.IsEmptyWork(nil)
+}
+
+// IsEmptyWork is IsEmpty charging its simplex pivots to w: it returns
+// ErrLimit once w is spent.
+func (s *Set) IsEmptyWork(w *Work) (empty bool, err error) {
 	defer catch(&err)
 	if s.empty {
 		return true, nil
 	}
-	r, err := intMin(s.rows, s.space.NVar(), make([]int64, s.space.NVar()))
+	r, err := intMin(s.rows, s.space.NVar(), make([]int64, s.space.NVar()), w)
 	return r.Status == Empty, err
 }
 
@@ -220,7 +235,7 @@ func (s *Set) IsEmptyAt(params []int64) (empty bool, err error) {
 		return true, nil
 	}
 	nd := s.space.NDim()
-	r, err := intMin(s.fixParams(params), nd, make([]int64, nd))
+	r, err := intMin(s.fixParams(params), nd, make([]int64, nd), nil)
 	return r.Status == Empty, err
 }
 
@@ -228,19 +243,30 @@ func (s *Set) IsEmptyAt(params []int64) (empty bool, err error) {
 // parameter values, of the affine form f·(x, p, 1) (f has one entry per dim,
 // per param, and the constant). Result.Point holds the dims of a minimizer.
 func (s *Set) Min(f []int64, params []int64) (res Result, err error) {
-	defer catch(&err)
-	return s.opt(f, params, 1)
+	return s.MinWork(f, params, nil)
 }
 
 // Max is Min for the maximum: max f = -min(-f).
 func (s *Set) Max(f []int64, params []int64) (res Result, err error) {
+	return s.MaxWork(f, params, nil)
+}
+
+// MinWork is Min charging its simplex pivots to w: it returns ErrLimit
+// once w is spent.
+func (s *Set) MinWork(f []int64, params []int64, w *Work) (res Result, err error) {
 	defer catch(&err)
-	r, err := s.opt(f, params, -1)
+	return s.opt(f, params, 1, w)
+}
+
+// MaxWork is Max charging its simplex pivots to w.
+func (s *Set) MaxWork(f []int64, params []int64, w *Work) (res Result, err error) {
+	defer catch(&err)
+	r, err := s.opt(f, params, -1, w)
 	r.Value = neg(r.Value)
 	return r, err
 }
 
-func (s *Set) opt(f []int64, params []int64, dir int64) (Result, error) {
+func (s *Set) opt(f []int64, params []int64, dir int64, w *Work) (Result, error) {
 	nd := s.space.NDim()
 	if len(f) != s.space.NVar()+1 {
 		panic("poly: affine form has the wrong length")
@@ -252,7 +278,7 @@ func (s *Set) opt(f []int64, params []int64, dir int64) (Result, error) {
 	for i := range obj {
 		obj[i] = mul(dir, f[i])
 	}
-	r, err := intMin(s.fixParams(params), nd, obj)
+	r, err := intMin(s.fixParams(params), nd, obj, w)
 	if err != nil || r.Status != Bounded {
 		return r, err
 	}
@@ -335,7 +361,7 @@ func lexSequential(lat *lattice, ineqs []Constraint, forms [][]int64) ([]int64, 
 	rows := slices.Clip(ineqs)
 	var z []int64
 	for _, f := range forms {
-		r, err := intMinIneq(rows, k, f)
+		r, err := intMinIneq(rows, k, f, nil)
 		if err != nil {
 			return nil, false, err
 		}
@@ -354,7 +380,7 @@ func lexSequential(lat *lattice, ineqs []Constraint, forms [][]int64) ([]int64, 
 		rows = append(rows, Constraint{Coef: fix}, Constraint{Coef: negated(fix)})
 	}
 	if z == nil { // no form: only emptiness is left
-		r, err := intMinIneq(rows, k, make([]int64, k))
+		r, err := intMinIneq(rows, k, make([]int64, k), nil)
 		if err != nil || r.Status == Empty {
 			return nil, false, err
 		}

@@ -124,7 +124,7 @@ func (s *Set) RemoveRedundant() (out *Set, err error) {
 			negr[k] = neg(v)
 		}
 		negr[nv] = sub(negr[nv], 1)
-		res, err := intMin(append(others, Constraint{Coef: negr}), nv, make([]int64, nv))
+		res, err := intMin(append(others, Constraint{Coef: negr}), nv, make([]int64, nv), nil)
 		if err == ErrLimit {
 			i++ // undecided: keeping the row is always correct
 			continue

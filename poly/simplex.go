@@ -432,6 +432,7 @@ func mulSub(x, p, f, y int64) int64 {
 // clone returns a deep copy of t with one extra (zero) column at index n
 // and room for one extra row, for addBound.
 func (t *tableau) cloneWide() *tableau {
+	t.work.charge(int64(t.m+2) * int64(t.n+2))
 	n, w := t.n+1, t.n+2
 	buf := make([]int64, (t.m+2)*w)
 	c := &tableau{nv: t.nv, m: t.m, n: n, a: make([][]int64, t.m+1, t.m+2), d: make([]int64, t.m+1, t.m+2),
