@@ -518,6 +518,13 @@ func isVoidCast(e cc.ExpressionNode) bool {
 // counterInit records the value a declaration gives a loop counter.
 func (b *builder) counterInit(n cc.Node, d *cc.Declarator, e cc.ExpressionNode) {
 	a, why, ok := b.aff(e, affBound)
+	if ce, isCond := unparen(e).(*cc.ConditionalExpression); !ok && isCond && ce.Case == cc.ConditionalExpressionCond {
+		// "int t5 = nestor_max(t4 + 1, 64*t3);": the extremum, piece by
+		// piece.
+		if t, isMinMax := b.minMax(ce, "bound"); isMinMax {
+			a, ok = b.extremum(t)
+		}
+	}
 	if !ok {
 		b.setValue(d, ir.Aff{}, fmt.Sprintf("the initial value %s of %s is not affine%s", source(e), d.Name(), why))
 		return
