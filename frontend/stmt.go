@@ -385,6 +385,9 @@ func (b *builder) exprStmt(es *cc.ExpressionStatement) {
 	if isVoidCast(e) {
 		return // "(void)i;", as nestor's output marks unused counters
 	}
+	if b.heapFree(e) {
+		return // the region's heap arrays are freed where it ends
+	}
 	ae, ok := e.(*cc.AssignmentExpression)
 	if !ok || ae.Case == cc.AssignmentExpressionCond {
 		b.unsupported(e, "%s", describeExprStmt(e))
@@ -488,6 +491,9 @@ func (b *builder) decl(d *cc.Declaration) {
 		if id.Case != cc.InitDeclaratorInit || id.Initializer == nil {
 			continue // declared on first use
 		}
+		if id.Initializer.Case == cc.InitializerExpr && b.heapDecl(id, dd, id.Initializer.AssignmentExpression) {
+			continue
+		}
 		if b.counters[dd] && id.Initializer.Case == cc.InitializerExpr {
 			// "int t4 = 64*t1;" before "for (; t4 < ...; ...)".
 			b.counterInit(id, dd, id.Initializer.AssignmentExpression)
@@ -530,4 +536,61 @@ func (b *builder) counterInit(n cc.Node, d *cc.Declarator, e cc.ExpressionNode) 
 		return
 	}
 	b.setValue(d, a, "")
+}
+
+// heapDecl recognizes "T *p = __builtin_malloc(sizeof(T) * (e));" (or
+// malloc, either operand order) with e affine in the parameters, as
+// nestor's output allocates an expanded scalar: p becomes a region-local
+// array of e elements on the heap (ir.Array.Heap), which generated code
+// allocates at the region's start and frees at its end.
+func (b *builder) heapDecl(n cc.Node, d *cc.Declarator, e cc.ExpressionNode) bool {
+	t, layers, ok := elemType(d.Type())
+	if _, pointer, shapeOK := dimExprs(d); !ok || layers != 1 || !pointer || !shapeOK || d.Type().Kind() != cc.Ptr {
+		return false
+	}
+	call, ok := unparen(e).(*cc.PostfixExpression)
+	if !ok || call.Case != cc.PostfixExpressionCall || call.ArgumentExpressionList == nil || call.ArgumentExpressionList.ArgumentExpressionList != nil {
+		return false
+	}
+	if name := calleeName(call); name != "__builtin_malloc" && name != "malloc" {
+		return false
+	}
+	mul, ok := unparen(call.ArgumentExpressionList.AssignmentExpression).(*cc.MultiplicativeExpression)
+	if !ok || mul.Case != cc.MultiplicativeExpressionMul {
+		return false
+	}
+	var size ir.Aff
+	found := false
+	for _, pair := range [][2]cc.ExpressionNode{{mul.MultiplicativeExpression, mul.CastExpression}, {mul.CastExpression, mul.MultiplicativeExpression}} {
+		if v, ok := intValue(pair[0]); ok && v == int64(t.Size()) {
+			if a, _, ok := b.aff(pair[1], affSize); ok {
+				size, found = a, true
+				break
+			}
+		}
+	}
+	if !found {
+		return false
+	}
+	b.arrays[d] = len(b.prog.Arrays)
+	b.prog.Arrays = append(b.prog.Arrays, &ir.Array{
+		Name: b.uniqueName(d.Name()), Elem: t, Dims: []ir.Aff{size}, Storage: ir.ScopLocal, Heap: true,
+		Pos: goPos(d.Position()), RegionOnly: b.regionOnly(d),
+	})
+	return true
+}
+
+// heapFree reports whether e is "free(p)" (or __builtin_free) of a heap
+// array of the region (heapDecl).
+func (b *builder) heapFree(e cc.ExpressionNode) bool {
+	call, ok := unparen(e).(*cc.PostfixExpression)
+	if !ok || call.Case != cc.PostfixExpressionCall || call.ArgumentExpressionList == nil || call.ArgumentExpressionList.ArgumentExpressionList != nil {
+		return false
+	}
+	if name := calleeName(call); name != "__builtin_free" && name != "free" {
+		return false
+	}
+	_, d := ident(call.ArgumentExpressionList.AssignmentExpression)
+	k, ok := b.arrays[d]
+	return d != nil && ok && k >= 0 && b.prog.Arrays[k].Heap
 }

@@ -112,6 +112,20 @@ void f(int n, double x[n + 1]) {
 			"[n] -> { S1[] : n >= 1 } beta=[1] dir=[] acc=w:x[0] = conv<double>(n:int)",
 			"[n] -> { S2[] : n <= 0 } beta=[2] dir=[] acc=w:x[0] = conv<double>(0:int)",
 		}},
+		{"nestor's own output: an expanded scalar on the heap, freed at the end", `
+void f(int n, double A[n][n]) {
+#pragma scop
+  double *nestor_w = __builtin_malloc(sizeof(double) * (n));
+  for (int i = 0; i < n; i++) {
+    nestor_w[i] = A[i][0];
+    A[i][1] = nestor_w[i];
+  }
+  __builtin_free(nestor_w);
+#pragma endscop
+}`, []string{
+			"S0[i] : i >= 0 and i <= n - 1 } beta=[0 0] dir=[1] acc=w:nestor_w[i],A[i][0]",
+			"S1[i] : i >= 0 and i <= n - 1 } beta=[0 1] dir=[1] acc=w:A[i][1],nestor_w[i]",
+		}},
 		{"nestor's own output: floord bounds, a counter declared before a loop that a second loop continues", `
 #define nestor_floord(n, d) (((n) < 0) ? -((-(n) + (d) - 1) / (d)) : (n) / (d))
 #define nestor_min(a, b) ((a) < (b) ? (a) : (b))
@@ -204,6 +218,23 @@ void f(void) {
 				t.Errorf("error\n%v\nwant it to contain\n%s", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestHeapArray checks the array a heap allocation in the region makes.
+func TestHeapArray(t *testing.T) {
+	p := parseOne(t, `
+void f(int n, double x[n]) {
+#pragma scop
+  double *w = __builtin_malloc((n + 1) * sizeof(double));
+  for (int i = 0; i < n; i++)
+    w[i + 1] = x[i];
+  __builtin_free(w);
+#pragma endscop
+}`).Prog
+	w := p.Arrays[p.ArrayIndex("w")]
+	if !w.Heap || w.Storage != ir.ScopLocal || w.Rank() != 1 || ir.FormatAff(w.Dims[0], ir.Names{Param: ir.ParamNames(p)}) != "n + 1" {
+		t.Errorf("w: %+v", w)
 	}
 }
 
