@@ -25,7 +25,9 @@
 // are "lhs = rhs;" and "lhs op= rhs;", chained ("a1 = a5 = k;": the inner
 // assignment runs first and the outer one reads its left side back), with
 // lhs an array element with affine subscripts or a scalar, declarations
-// "T x = e;" (a region-local scalar), and "(void)x;" (nothing). Right-hand
+// "T x = e;" (a region-local scalar), "T *p = __builtin_malloc(sizeof(T)
+// * (e));" (a region-local heap array of e elements, as nestor's output
+// expands a scalar; its free is nothing), and "(void)x;" (nothing). Right-hand
 // sides use arithmetic, comparisons, logical operators, ?:, casts, the
 // pure math functions of ir.MathFuncs, and calls of functions declared
 // __attribute__((const)) (a value of their arguments) or
@@ -54,7 +56,8 @@
 // feasible case, with the case's conditions in its domain and its value
 // substituted, in consecutive Beta positions (at most one copy runs at any
 // iteration point, so the original order is kept). A counter's value is
-// known after "int t = e;" in the region or after its loop, in the scope
+// known after "int t = e;" in the region (e affine, or a min or max of
+// affine expressions) or after its loop, in the scope
 // (loop body or if branch) that set it; it is read in subscripts and
 // bounds, and in expressions when it is affine in one piece.
 //
