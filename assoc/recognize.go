@@ -172,7 +172,7 @@ func Recognize(update Tuple, opts MatchOptions) (*Match, error) {
 		if l, ok := liftSelects(c); ok {
 			c = Canon(l)
 		}
-		if opts.Real {
+		if opts.Real && opts.Synthesize {
 			if l, ok := realMinMax(c); ok {
 				c = Canon(l)
 			}
@@ -319,6 +319,14 @@ func (r *recognizer) recognize() (*Match, error) {
 	}
 	if firstErr == nil {
 		firstErr = &MatchError{Operator: r.update.String(), Reason: "no consistent grouping of its elements matches the tables"}
+	}
+	// Only the refusal the caller sees gets the closure test (failed
+	// groups of the grouping search do not: it costs milliseconds).
+	if len(firstErr.Elements) == 1 {
+		i := firstErr.Elements[0]
+		if proof, ok := r.closureProof(i); ok {
+			return nil, &MatchError{Elements: firstErr.Elements, Operator: r.update.Elems[i].String(), NotAssociative: true, Reason: proof}
+		}
 	}
 	return nil, firstErr
 }
@@ -814,8 +822,8 @@ func (r *recognizer) builtin(i int) *groupResult {
 	return res
 }
 
-// failure explains why no entry matched the elements. It says "not
-// associative" only when the closure test proves that no associative
+// failure explains why no entry matched the elements. Recognize says
+// "not associative" only when the closure test proves that no associative
 // operator decomposes the update (closure.go); a counterexample to the
 // candidate operator that abstract writes (y the varying operand) is
 // reported as such, with "not recognized": another y might decompose it.
@@ -852,11 +860,6 @@ func (r *recognizer) failure(elems []int, roots []Op, tried int, realOnly *Entry
 		}
 		if tableErr != nil {
 			why += fmt.Sprintf(" (%v)", tableErr)
-		}
-	}
-	if len(elems) == 1 {
-		if proof, ok := r.closureProof(elems[0]); ok {
-			return &MatchError{Elements: elems, Operator: r.update.Elems[elems[0]].String(), NotAssociative: true, Reason: proof}
 		}
 	}
 	if realOnly == nil && abstract {
