@@ -75,9 +75,8 @@ type MatchOptions struct {
 	Tables func(Type) (*Table, error)
 	// Synthesize solves for the input map y where no entry meets the
 	// update literally (synth.go): x - in is x + y with y = 0 - in. Off by
-	// default: the loop factoring of package rfactor and its tests
-	// expect the literal forms until they adopt it (nestor assoc match
-	// turns it on).
+	// default (the literal forms only); package rfactor and nestor assoc
+	// match turn it on.
 	Synthesize bool
 }
 
