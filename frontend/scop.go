@@ -9,6 +9,7 @@ import (
 	"modernc.org/cc/v4"
 
 	"nestor/ir"
+	"nestor/poly"
 )
 
 // loop is one enclosing for loop during translation.
@@ -61,7 +62,17 @@ type builder struct {
 
 	attrs     map[string]string // funcAttr's answers by function name
 	pureCalls []pureCall        // calls of pure functions, for checkPure
+
+	// work is the budget of the region's emptiness questions (case
+	// splits, non-negativity proofs): past it each gets the safe answer
+	// (the case may happen; the value is not proved non-negative).
+	work *poly.Work
 }
+
+// regionWork is the budget of one region's emptiness questions, in
+// poly.Work units (about a second; see builder.work). Reading nestor's
+// own tiled output back asks many questions over a hundred variables.
+const regionWork = 3e8
 
 func newBuilder(p *parser, fd *cc.FunctionDefinition, r region, items []*cc.BlockItem) *builder {
 	return &builder{
@@ -69,6 +80,7 @@ func newBuilder(p *parser, fd *cc.FunctionDefinition, r region, items []*cc.Bloc
 		declared: map[*cc.Declarator]bool{}, written: map[*cc.Declarator]bool{},
 		counters: map[*cc.Declarator]bool{}, params: map[*cc.Declarator]int{},
 		arrays: map[*cc.Declarator]int{}, names: map[string]bool{},
+		work: poly.NewWork(regionWork),
 	}
 }
 

@@ -249,7 +249,7 @@ func (b *builder) empty(d int, divs []ir.Div, cons, extra []ir.Constraint) (bool
 	if err != nil {
 		return false, err
 	}
-	return set.IsEmpty()
+	return set.IsEmptyWork(b.work)
 }
 
 // nonNegative reports whether x ≥ 0 wherever the current statement can

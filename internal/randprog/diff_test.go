@@ -365,6 +365,14 @@ func diff(t *testing.T, seed int64, o *outcome) {
 // interpreter would take long to walk its loops (see quick);
 // check.Compare still covers it. op is the original program, which want
 // holds the result of at params.
+// unboundedLoop reports whether err is the interpreter's refusal of a
+// loop whose bounds it cannot find among the local-free constraints.
+func unboundedLoop(err error) bool {
+	var ie *interp.Error
+	return errors.As(err, &ie) && strings.HasPrefix(ie.Msg, "loop ") &&
+		(strings.HasSuffix(ie.Msg, "has no lower bound") || strings.HasSuffix(ie.Msg, "has no upper bound"))
+}
+
 func interpDiff(path string, out []byte, op *ir.Program, want *interp.Memory, params []int64) (msg, skipped string) {
 	if d := codegen.MacroDepth(out); d > maxMacroDepth {
 		return "", fmt.Sprintf("it nests nestor_ macros %d deep", d)
@@ -386,6 +394,13 @@ func interpDiff(path string, out []byte, op *ir.Program, want *interp.Memory, pa
 	}
 	got, err := execute(prog, q)
 	if err != nil {
+		if unboundedLoop(err) {
+			// The frontend reads a min on the lower side of nestor's
+			// output as pieces whose bounds go through placeholder
+			// locals, which the interpreter's walk does not use: a
+			// limit of the interpreter, not a result.
+			return "", "the interpreter finds no local-free bound for a loop: " + err.Error()
+		}
 		return "the optimized program fails: " + err.Error(), ""
 	}
 	var diffs []string
