@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"nestor/deps"
-	"nestor/frontend"
 	"nestor/ir"
 )
 
@@ -22,16 +21,7 @@ func deepNest(tb testing.TB, depth int) (*ir.Program, *deps.Graph) {
 		fmt.Fprintf(&b, "for (int i%d = 0; i%d < n; i%d++)\n", k, k, k)
 	}
 	b.WriteString("s += 1;\n#pragma endscop\n}\n")
-	f, err := frontend.Parse("deep.c", []byte(b.String()), frontend.Config{})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	p := f.Scops[0].Prog
-	g, err := deps.Analyze(p)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return p, g
+	return analyzed(tb, "deep.c", []byte(b.String()))
 }
 
 // TestDeepNestBudget checks that the work budget holds on a 12-deep nest:

@@ -3,8 +3,6 @@ package sched
 import (
 	"testing"
 
-	"nestor/deps"
-	"nestor/frontend"
 	"nestor/ir"
 )
 
@@ -38,21 +36,13 @@ void kernel(void) {
 `,
 	} {
 		t.Run(name, func(t *testing.T) {
-			f, err := frontend.Parse("k.c", []byte(src), frontend.Config{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			p := f.Scops[0].Prog
+			p, g := analyzed(t, "k.c", []byte(src))
 			divs := 0
 			for _, s := range p.Stmts {
 				divs += len(s.Domain.Divs)
 			}
 			if divs == 0 {
 				t.Fatal("no floor-division locals: the test no longer tests them")
-			}
-			g, err := deps.Analyze(p)
-			if err != nil {
-				t.Fatal(err)
 			}
 			sc, err := Compute(p, g, Options{})
 			if err != nil {

@@ -32,15 +32,7 @@ func TestComputeCorpus(t *testing.T) {
 	for _, k := range ks {
 		name := strings.TrimSuffix(filepath.Base(k), ".c")
 		t.Run(name, func(t *testing.T) {
-			f, err := frontend.ParseFile(k, frontend.Config{Defines: []string{"MINI_DATASET"}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			p := f.Scops[0].Prog
-			g, err := deps.Analyze(p)
-			if err != nil {
-				t.Fatal(err)
-			}
+			p, g := analyzed(t, k, nil, "MINI_DATASET")
 			sc, err := Compute(p, g, Options{})
 			if why, ok := fallback[name]; ok {
 				if !errors.Is(err, ErrNoSchedule) {

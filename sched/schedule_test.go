@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"nestor/codegen"
+	"nestor/deps"
 	"nestor/frontend"
 	"nestor/interp"
 	"nestor/ir"
@@ -79,4 +80,27 @@ func TestApplyOriginal(t *testing.T) {
 			}
 		})
 	}
+}
+
+// analyzed parses C source (src, or the file at path when src is nil) and
+// returns its one region's program and dependences.
+func analyzed(tb testing.TB, path string, src []byte, defines ...string) (*ir.Program, *deps.Graph) {
+	tb.Helper()
+	cfg := frontend.Config{Defines: defines}
+	var f *frontend.File
+	var err error
+	if src == nil {
+		f, err = frontend.ParseFile(path, cfg)
+	} else {
+		f, err = frontend.Parse(path, src, cfg)
+	}
+	if err != nil {
+		tb.Fatal(err)
+	}
+	p := f.Scops[0].Prog
+	g, err := deps.Analyze(p)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return p, g
 }

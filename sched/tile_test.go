@@ -12,15 +12,7 @@ import (
 // layOut schedules the one region of C source src and lays it out by plan.
 func layOut(t *testing.T, name, src string, plan Plan) (*ir.Program, []LoopInfo) {
 	t.Helper()
-	f, err := frontend.Parse(name, []byte(src), frontend.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := f.Scops[0].Prog
-	g, err := deps.Analyze(p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, g := analyzed(t, name, []byte(src))
 	sc, err := Compute(p, g, Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -5,8 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"nestor/deps"
-	"nestor/frontend"
 	"nestor/ir"
 )
 
@@ -22,15 +20,7 @@ func TestTreeCorpus(t *testing.T) {
 	for _, k := range ks {
 		name := strings.TrimSuffix(filepath.Base(k), ".c")
 		t.Run(name, func(t *testing.T) {
-			f, err := frontend.ParseFile(k, frontend.Config{Defines: []string{"MINI_DATASET"}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			p := f.Scops[0].Prog
-			g, err := deps.Analyze(p)
-			if err != nil {
-				t.Fatal(err)
-			}
+			p, g := analyzed(t, k, nil, "MINI_DATASET")
 			sc, err := Compute(p, g, Options{})
 			if err != nil {
 				t.Skipf("no schedule: %v", err)
