@@ -1,6 +1,7 @@
 package assoc
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -28,14 +29,28 @@ import (
 
 // closureGenSteps are the numbers of generating maps tried in turn: few
 // generators usually suffice (their closure is a subset of the whole
-// closure), and each costs |D| evaluations of the update.
-var closureGenSteps = []int{16, 64}
+// closure), and each costs |D| evaluations of the update. One step of 16:
+// the closure of 16 maps already takes up to 16 compositions per map
+// found, and a second step with more generators never had budget left
+// (closureMaxCompositions) to refute what the first did not.
+var closureGenSteps = []int{16}
 
-// closureMaxCompositions bounds the compositions one closure test
-// computes (a refusal's cost: a few milliseconds). The updates it refutes
-// exceed the bound on the values within the first compositions; one that
-// the bound stops is not refuted.
+// closureMaxCompositions bounds the compositions one closure proof
+// computes, over all its generator counts and invariant values (a
+// refusal's cost: well under a millisecond). The updates it refutes
+// exceed the number of values within the first compositions (the
+// corpus's refutations take at most 3,632, y - x's reflections and
+// translations); one that the bound stops is not refuted. A composition
+// costs tens of nanoseconds (closureExceeds compares samples), one that
+// makes a new map a tenth of a microsecond: the bound keeps the worst
+// refusal well under a millisecond.
 const closureMaxCompositions = 8192
+
+// closureInvariantValues are the values loop-invariant names take in
+// turn, 0 last: it is the value that makes a term vanish (x*in + c with c
+// = 0 is a product, associative), so its closure tends to stay small and
+// spend the composition budget without refuting anything.
+var closureInvariantValues = []int64{1, 2, 3, 0}
 
 // closureSmallValues are the values a second varying input, or a
 // loop-invariant one, takes.
@@ -112,14 +127,15 @@ func (r *recognizer) closureProof(i int) (string, bool) {
 	if len(vary) == 0 {
 		return "", false // one map: its closure is a cyclic semigroup, and proves nothing here
 	}
-	for _, c := range closureSmallValues[:min(len(closureSmallValues), 4)] {
+	work := 0 // compositions computed, against closureMaxCompositions
+	for _, c := range closureInvariantValues {
 		invVals := map[string]Value{}
 		for _, v := range inv {
 			invVals[v.Name] = IntValue(c, v.Type)
 		}
 		var count int
 		for _, gens := range closureGenSteps {
-			if count, ok = closureExceeds(n, i, size, vary, invVals, gens); ok {
+			if count, ok = closureExceeds(n, i, size, vary, invVals, gens, &work); ok {
 				break
 			}
 		}
@@ -151,14 +167,14 @@ func (r *recognizer) closureProof(i int) (string, bool) {
 // closureExceeds generates the maps x ↦ e(x, in) (x is x_i, the varying
 // values vary drawn, the invariant ones fixed by inv) and reports whether
 // their closure under composition exceeds size maps, with the number
-// found. At most maxGens distinct generators are used.
-func closureExceeds(e *Expr, i, size int, vary []*Expr, inv map[string]Value, maxGens int) (int, bool) {
+// found. At most maxGens distinct generators are used; work counts the
+// compositions, which stop at closureMaxCompositions.
+func closureExceeds(e *Expr, i, size int, vary []*Expr, inv map[string]Value, maxGens int, work *int) (int, bool) {
 	vars := map[string]Value{}
 	for k, v := range inv {
 		vars[k] = v
 	}
-	xs := make([]Value, i+1)
-	env := Env{X: xs, Vars: vars, Wrap: true}
+	lanes := &laneEval{size: size}
 	values := func(t Type, all bool) []Value {
 		if t == Bool {
 			return []Value{0, 1}
@@ -183,27 +199,40 @@ func closureExceeds(e *Expr, i, size int, vary []*Expr, inv map[string]Value, ma
 	for k, v := range vary {
 		doms[k] = values(v.Type, k == 0)
 	}
-	seen := map[string]bool{}
-	var gens [][]byte
+	// Maps are told apart by their values at closureSample's points: two
+	// maps with different samples are different maps, so the count of
+	// distinct samples is a lower bound of the count of distinct maps,
+	// and exceeding size with it is a proof. A composition whose sample
+	// is known is not computed further (most are, in a closure that stays
+	// small): it may be a new map that agrees on the sample, whose
+	// compositions the search then misses, which only weakens the test.
+	seen := make(map[closureKey]struct{}, 2*size+2)
+	var pts [len(closureSample)]int // the sample's points within size
+	for j, x := range closureSample {
+		pts[j] = int(x) % size
+	}
+	// Every map kept has its own sample, and there are at most size+1
+	// of them before the test stops: one allocation holds them all.
+	slab := make([]closureMap, 0, size+1)
+	newMap := func() *closureMap {
+		slab = append(slab, closureMap{})
+		return &slab[len(slab)-1]
+	}
+	var gens []*closureMap
 	idx := make([]int, len(vary))
 	for len(gens) < maxGens {
 		for k, v := range vary {
 			vars[v.Name] = doms[k][idx[k]]
 		}
-		m := make([]byte, size)
-		ok := true
-		for x := range size {
-			xs[i] = Value(x)
-			v, err := Eval(e, env)
-			if err != nil {
-				ok = false // undefined for some x: leave this input out
-				break
+		var m closureMap
+		ok := lanes.mapOf(e, i, vars, m[:size]) // false: undefined for some x, leave this input out
+		if key := m.key(&pts); ok {
+			if _, dup := seen[key]; !dup {
+				seen[key] = struct{}{}
+				g := newMap()
+				*g = m
+				gens = append(gens, g)
 			}
-			m[x] = byte(v)
-		}
-		if ok && !seen[string(m)] {
-			seen[string(m)] = true
-			gens = append(gens, m)
 		}
 		// The next combination, the first value fastest.
 		k := 0
@@ -222,25 +251,253 @@ func closureExceeds(e *Expr, i, size int, vary []*Expr, inv map[string]Value, ma
 		return len(seen), true
 	}
 	queue := slices.Clone(gens)
-	c := make([]byte, size)
-	work := 0
 	for q := 0; q < len(queue); q++ {
 		m := queue[q]
 		for _, g := range gens {
-			if work++; work > closureMaxCompositions {
+			if *work++; *work > closureMaxCompositions {
 				return len(seen), false
 			}
+			var key closureKey
+			for k, x := range pts {
+				key[k] = g[m[x]]
+			}
+			if _, dup := seen[key]; dup {
+				continue
+			}
+			seen[key] = struct{}{}
+			if len(seen) > size {
+				return len(seen), true
+			}
+			c := newMap()
 			for x := range size {
 				c[x] = g[m[x]]
 			}
-			if !seen[string(c)] {
-				seen[string(c)] = true
-				if len(seen) > size {
-					return len(seen), true
-				}
-				queue = append(queue, slices.Clone(c))
-			}
+			queue = append(queue, c)
 		}
 	}
 	return len(seen), false
+}
+
+// closureMap is a map of the 8-bit values (of the 2 Bool values, the
+// rest zero): x ↦ m[x].
+type closureMap [256]byte
+
+// closureKey is a map's values at the points of closureSample.
+type closureKey [len(closureSample)]byte
+
+// closureSample are the points at which maps are compared: 0, 1, 255
+// (-1), 128 (the signed minimum), 127, then others spread over the range.
+// For Bool (size 2) they are taken modulo 2.
+var closureSample = [...]byte{0, 1, 255, 128, 127, 2, 254, 64, 192, 3, 100, 200, 17, 33, 77, 160,
+	5, 9, 250, 129, 126, 63, 65, 191, 12, 45, 90, 135, 170, 215, 240, 31}
+
+// key returns m's values at the points pts.
+func (m *closureMap) key(pts *[len(closureSample)]int) closureKey {
+	var k closureKey
+	for j, x := range pts {
+		k[j] = m[x]
+	}
+	return k
+}
+
+// laneEval evaluates an expression of 8-bit and Bool types (narrow's
+// result) for every value of x_i at once, as Eval with Wrap would for
+// each: one pass over the tree per generator instead of one per value,
+// which keeps a refusal's closure test within a millisecond. Each node
+// yields its value in every lane and whether the lane is undefined
+// (division by zero where C evaluates it); select, && and || take a
+// lane's definedness from the operands C evaluates in that lane.
+type laneEval struct {
+	size int
+	free [][]Value
+}
+
+// mapOf writes e's value for x_i = 0 … size-1 into m; it reports false
+// when some lane has no value.
+func (l *laneEval) mapOf(e *Expr, i int, vars map[string]Value, m []byte) bool {
+	v, bad, err := l.eval(e, i, vars)
+	if err != nil {
+		return false
+	}
+	for x := range l.size {
+		if bad != nil && bad[x] {
+			return false
+		}
+		m[x] = byte(v[x])
+	}
+	l.release(v)
+	return true
+}
+
+func (l *laneEval) get() []Value {
+	if n := len(l.free); n > 0 {
+		v := l.free[n-1]
+		l.free = l.free[:n-1]
+		return v
+	}
+	return make([]Value, l.size)
+}
+
+func (l *laneEval) release(v []Value) { l.free = append(l.free, v) }
+
+// orBad returns the lanes undefined in a or b (nil: none).
+func orBad(a, b []bool) []bool {
+	switch {
+	case a == nil:
+		return b
+	case b == nil:
+		return a
+	}
+	out := make([]bool, len(a))
+	for k := range a {
+		out[k] = a[k] || b[k]
+	}
+	return out
+}
+
+func (l *laneEval) eval(e *Expr, i int, vars map[string]Value) ([]Value, []bool, error) {
+	out := l.get()
+	switch e.Op {
+	case OpX:
+		if e.Index != i {
+			return nil, nil, fmt.Errorf("assoc: x%d in a closure test of x%d", e.Index, i)
+		}
+		for x := range out {
+			out[x] = Value(x) & mask(e.Type)
+		}
+		return out, nil, nil
+	case OpConst, OpVar:
+		v := e.Value
+		if e.Op == OpVar {
+			var ok bool
+			if v, ok = vars[e.Name]; !ok {
+				return nil, nil, fmt.Errorf("assoc: %s unbound", e.Name)
+			}
+		}
+		v &= mask(e.Type)
+		for x := range out {
+			out[x] = v
+		}
+		return out, nil, nil
+	case OpY, OpK:
+		return nil, nil, fmt.Errorf("assoc: %v in a closure test", e.Op)
+	}
+	if e.Op >= numOps || len(e.Args) != e.Op.Arity() {
+		return nil, nil, fmt.Errorf("assoc: malformed %v node with %d operands", e.Op, len(e.Args))
+	}
+	args := make([][]Value, len(e.Args))
+	bads := make([][]bool, len(e.Args))
+	for k, a := range e.Args {
+		v, bad, err := l.eval(a, i, vars)
+		if err != nil {
+			return nil, nil, err
+		}
+		args[k], bads[k] = v, bad
+	}
+	defer func() {
+		for _, a := range args {
+			l.release(a)
+		}
+	}()
+	t0 := e.Args[0].Type
+	switch e.Op {
+	case OpSelect:
+		var bad []bool
+		c, a, b := args[0], args[1], args[2]
+		for x := range out {
+			pick, pbad := a, bads[1]
+			if !truth(c[x], t0) {
+				pick, pbad = b, bads[2]
+			}
+			out[x] = pick[x]
+			if (bads[0] != nil && bads[0][x]) || (pbad != nil && pbad[x]) {
+				if bad == nil {
+					bad = make([]bool, len(out))
+				}
+				bad[x] = true
+			}
+		}
+		return out, bad, nil
+	case OpAnd, OpOr:
+		var bad []bool
+		for x := range out {
+			a := truth(args[0][x], t0)
+			decided := a == (e.Op == OpOr)
+			r := a
+			if !decided {
+				r = truth(args[1][x], e.Args[1].Type)
+			}
+			out[x] = boolValue(r)
+			if (bads[0] != nil && bads[0][x]) || (!decided && bads[1] != nil && bads[1][x]) {
+				if bad == nil {
+					bad = make([]bool, len(out))
+				}
+				bad[x] = true
+			}
+		}
+		return out, bad, nil
+	case OpNot:
+		for x := range out {
+			out[x] = boolValue(!truth(args[0][x], t0))
+		}
+		return out, bads[0], nil
+	case OpNeg:
+		for x := range out {
+			v, err := arith(OpNeg, e.Type, args[0][x], 0, true)
+			if err != nil {
+				return nil, nil, err
+			}
+			out[x] = v
+		}
+		return out, bads[0], nil
+	}
+	bad := orBad(bads[0], bads[1])
+	a, b := args[0], args[1]
+	if e.Op >= OpLT && e.Op <= OpNE {
+		for x := range out {
+			out[x] = compare(e.Op, t0, a[x], b[x])
+		}
+		return out, bad, nil
+	}
+	m := mask(e.Type)
+	switch e.Op {
+	case OpAdd:
+		if e.Type != Bool {
+			for x := range out {
+				out[x] = (a[x] + b[x]) & m
+			}
+			return out, bad, nil
+		}
+	case OpSub:
+		if e.Type != Bool {
+			for x := range out {
+				out[x] = (a[x] - b[x]) & m
+			}
+			return out, bad, nil
+		}
+	case OpMul:
+		if e.Type != Bool {
+			for x := range out {
+				out[x] = (a[x] * b[x]) & m
+			}
+			return out, bad, nil
+		}
+	}
+	own := false // bad is this node's own slice
+	for x := range out {
+		v, err := arith(e.Op, e.Type, a[x], b[x], true)
+		switch {
+		case errors.Is(err, ErrUndefined):
+			if !own {
+				nb := make([]bool, len(out))
+				copy(nb, bad)
+				bad, own = nb, true
+			}
+			bad[x] = true
+		case err != nil:
+			return nil, nil, err
+		}
+		out[x] = v
+	}
+	return out, bad, nil
 }

@@ -1,7 +1,10 @@
 package assoc
 
 import (
+	"cmp"
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -45,5 +48,14 @@ func BenchmarkRecognize(b *testing.B) {
 	b.ReportMetric(sorted[len(sorted)/2]/1e3, "µs-median/reduction")
 	b.ReportMetric(per[worst]/1e3, "µs-worst/reduction")
 	b.ReportMetric(0, "ns/op")
-	b.Logf("worst: %s (%.1f µs)", cases[worst].name, per[worst]/1e3)
+	order := make([]int, len(cases))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(i, j int) int { return cmp.Compare(per[j], per[i]) })
+	var slow []string
+	for _, i := range order[:min(5, len(order))] {
+		slow = append(slow, fmt.Sprintf("%s %.1f µs", cases[i].name, per[i]/1e3))
+	}
+	b.Logf("%d reductions; slowest: %s", len(cases), strings.Join(slow, ", "))
 }

@@ -528,7 +528,12 @@ func (m *matcher) absorb(p *pnode, s *snode, used uint64, want Type, copies, n i
 // An entryIndex is one table entry prepared for matching.
 type entryIndex struct {
 	entry *Entry
-	elems []*pnode
+	// pats holds the elements' patterns, built on the first match that
+	// reaches the entry (patterns): most entries of a table are never
+	// tried by a process, and building them all cost more than the rest
+	// of a first Recognize.
+	pats    []*pnode
+	patOnce sync.Once
 	// xcount[p] counts the x leaves of element p: the program's element
 	// must have as many (a wildcard never takes an x).
 	xcount []int
@@ -544,6 +549,7 @@ type entryIndex struct {
 type tableIndex struct {
 	table   *Table
 	byKey   map[uint64][]*entryIndex
+	all     []*entryIndex // every entry indexed, in table order
 	maxSize int
 }
 
@@ -564,7 +570,6 @@ func indexOf(t *Table) *tableIndex {
 		ei := &entryIndex{entry: en, xcount: make([]int, n), carried: make([]bool, n)}
 		roots := make([]Op, n)
 		for p, e := range en.Elems {
-			ei.elems = append(ei.elems, newPattern(Canon(e))) // hand-written entries may not be canonical
 			roots[p] = e.Op
 			e.Walk(func(x *Expr) bool {
 				switch x.Op {
@@ -580,9 +585,20 @@ func indexOf(t *Table) *tableIndex {
 		ix.maxSize = max(ix.maxSize, n)
 		key := rootKey(roots)
 		ix.byKey[key] = append(ix.byKey[key], ei)
+		ix.all = append(ix.all, ei)
 	}
 	v, _ := tableIndexes.LoadOrStore(t, ix)
 	return v.(*tableIndex)
+}
+
+// patterns returns the patterns of ei's elements, building them once.
+func (ei *entryIndex) patterns() []*pnode {
+	ei.patOnce.Do(func() {
+		for _, e := range ei.entry.Elems {
+			ei.pats = append(ei.pats, newPattern(Canon(e))) // hand-written entries may not be canonical
+		}
+	})
+	return ei.pats
 }
 
 // rootKey encodes a tuple size and a multiset of root operations.

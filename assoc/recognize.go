@@ -683,6 +683,7 @@ func (r *recognizer) tryEntry(ei *entryIndex, t Type, elems []int) bool {
 // type unless the entry's element only carries values), then matches.
 func (r *recognizer) assign(ei *entryIndex, t Type, elems []int, p int, used uint32) bool {
 	m := &r.m
+	pats := ei.patterns()
 	if p == len(elems) {
 		m.reset(ei.nk)
 		top := 0
@@ -692,11 +693,11 @@ func (r *recognizer) assign(ei *entryIndex, t Type, elems []int, p int, used uin
 			if ei.carried[q] {
 				want = r.types[g]
 			}
-			top = m.push(top, goal{p: ei.elems[q], s: r.subj[g], want: want})
+			top = m.push(top, goal{p: pats[q], s: r.subj[g], want: want})
 		}
 		return m.solve(top)
 	}
-	pe := ei.elems[p]
+	pe := pats[p]
 	for _, g := range elems {
 		s := r.subj[g]
 		if used&(1<<uint(g)) != 0 || s.op != pe.op || r.types[g] != t && !ei.carried[p] || r.xLeaves[g] != ei.xcount[p] {

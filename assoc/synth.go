@@ -3,7 +3,6 @@ package assoc
 import (
 	"math/rand/v2"
 	"slices"
-	"sort"
 	"sync"
 )
 
@@ -54,22 +53,8 @@ func synthIndexOf(t *Table) *synthIndex {
 	}
 	ix := indexOf(t)
 	si := &synthIndex{bySize: map[int][]*entryIndex{}}
-	var all []*entryIndex
-	for _, list := range ix.byKey {
-		all = append(all, list...)
-	}
-	// byKey is a map: order by the entry's place in the table.
-	pos := map[*Entry]int{}
-	for i := range t.Entries {
-		pos[&t.Entries[i]] = i
-	}
-	sort.SliceStable(all, func(i, j int) bool {
-		a, b := all[i].entry, all[j].entry
-		if a.Leaves != b.Leaves {
-			return a.Leaves < b.Leaves
-		}
-		return pos[a] < pos[b]
-	})
+	all := slices.Clone(ix.all) // in table order
+	slices.SortStableFunc(all, func(a, b *entryIndex) int { return a.entry.Leaves - b.entry.Leaves })
 	for _, ei := range all {
 		en := ei.entry
 		if en.Identity == nil || ei.nk > 0 || slices.Contains(ei.carried, true) {
@@ -165,6 +150,9 @@ func (r *recognizer) synthTry(ei *entryIndex, t Type, elems []int, pts *synthPoi
 	m := &r.m
 	en := ei.entry
 	n := len(elems)
+	if !r.synthQuick(en, n, pts) {
+		return nil
+	}
 	// x_{sigma(q)} := identity_q.
 	id := map[int]*Expr{}
 	for q := range n {
@@ -311,3 +299,60 @@ func (r *recognizer) synthFilter(fs []*Expr, elems []int, sigma []int, pts *synt
 	}
 	return true
 }
+
+// synthQuick is synthFilter on values alone, before any expression is
+// built: at each point, y's value is the update's with x_{sigma(q)} at
+// the entry's identity_q, and f(x, y) is evaluated on the entry itself.
+// It reports false at the first point where both have a value and differ.
+// (Most entries of a table fail here: synthTry's canonical forms cost a
+// hundred times more.)
+func (r *recognizer) synthQuick(en *Entry, n int, pts *synthPoints) bool {
+	sigma := r.m.sigma[:n]
+	var idv, fx, yv [maxSynthElems]Value
+	if n > maxSynthElems {
+		return true
+	}
+	for q := range n {
+		v, err := Eval(en.Identity[q], Env{Wrap: true})
+		if err != nil {
+			return true // let the symbolic path decide
+		}
+		idv[q] = v
+	}
+	xid := make([]Value, r.n)
+	for k := range pts.x {
+		copy(xid, pts.x[k])
+		for q, g := range sigma {
+			xid[g] = idv[q]
+		}
+		env := Env{X: xid, Vars: pts.vars[k], Wrap: true}
+		ok := true
+		for p, g := range sigma {
+			v, err := Eval(r.update.Elems[g], env)
+			if err != nil {
+				ok = false
+				break
+			}
+			yv[p] = v
+			fx[p] = pts.x[k][g]
+		}
+		if !ok {
+			continue
+		}
+		fenv := Env{X: fx[:n], Y: yv[:n], Wrap: true}
+		for p, g := range sigma {
+			v, err := Eval(en.Elems[p], fenv)
+			if err != nil {
+				continue
+			}
+			if !sameValue(v, pts.want[k][g], r.types[g], r.opts.Real) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// maxSynthElems is the largest group synthQuick filters (larger ones go
+// to the symbolic path directly).
+const maxSynthElems = 8

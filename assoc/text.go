@@ -371,9 +371,7 @@ func (p *parser) lex() token {
 			p.off++
 		}
 	default:
-		single := map[byte]tokKind{'(': tokLParen, ')': tokRParen, '[': tokLBrack, ']': tokRBrack, '{': tokLBrace,
-			'}': tokRBrace, ',': tokComma, '?': tokQuest, ':': tokColon}
-		if k, ok := single[c]; ok {
+		if k := singleTokens[c]; k != tokEOF {
 			tok.kind = k
 			p.off++
 			break
@@ -398,6 +396,10 @@ func (p *parser) lex() token {
 	tok.text = s[start:p.off]
 	return tok
 }
+
+// singleTokens are the tokens of one character (tokEOF: none).
+var singleTokens = [256]tokKind{'(': tokLParen, ')': tokRParen, '[': tokLBrack, ']': tokRBrack, '{': tokLBrace,
+	'}': tokRBrace, ',': tokComma, '?': tokQuest, ':': tokColon}
 
 func isLetter(c byte) bool { return c < 0x80 && unicode.IsLetter(rune(c)) }
 func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
