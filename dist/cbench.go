@@ -23,9 +23,10 @@ const (
 	// CBenchMaxOutput caps the standard output (and compiler messages) a
 	// cbench result carries.
 	CBenchMaxOutput = 64 << 10
-	// CBenchDefaultTimeout bounds the compilation and each run when the
-	// task gives no timeout.
+	// CBenchDefaultTimeout bounds each run when the task gives no timeout.
 	CBenchDefaultTimeout = time.Minute
+	// CBenchCompileTimeout bounds the compilation.
+	CBenchCompileTimeout = 10 * time.Minute
 	// cbenchMaxRuns bounds CBenchTask.Runs.
 	cbenchMaxRuns = 1000
 )
@@ -39,8 +40,8 @@ type CBenchTask struct {
 	Args   []string          `json:"args"`   // the program's arguments
 	Env    []string          `json:"env"`    // NAME=VALUE added to the worker's environment
 	Runs   int               `json:"runs"`   // runs of the program (default 1)
-	// Timeout bounds the compilation and each run (a Go duration, e.g.
-	// "30s"; default CBenchDefaultTimeout).
+	// Timeout bounds each run (a Go duration, e.g. "30s"; default
+	// CBenchDefaultTimeout); a run past it ends with TimedOut.
 	Timeout string `json:"timeout,omitempty"`
 }
 
@@ -121,7 +122,7 @@ func runCBench(ctx context.Context, p CBenchTask) (*CBenchResult, error) {
 	}
 	sort.Strings(sources)
 	args := append(append(append([]string{}, p.CFlags...), sources...), "-o", "prog", "-lm")
-	cctx, cancel := context.WithTimeout(ctx, timeout)
+	cctx, cancel := context.WithTimeout(ctx, CBenchCompileTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(cctx, cc, args...)
 	cmd.Dir = dir
@@ -144,6 +145,7 @@ func runCBench(ctx context.Context, p CBenchTask) (*CBenchResult, error) {
 		start := time.Now()
 		err := cmd.Run()
 		res.Times = append(res.Times, time.Since(start).Seconds())
+		timedOut := errors.Is(rctx.Err(), context.DeadlineExceeded)
 		cancel()
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -153,7 +155,7 @@ func runCBench(ctx context.Context, p CBenchTask) (*CBenchResult, error) {
 		switch {
 		case err == nil:
 			res.Exit = 0
-		case rctx.Err() != nil:
+		case timedOut:
 			res.Exit, res.TimedOut = -1, true
 		case errors.As(err, &ee):
 			res.Exit = ee.ExitCode()

@@ -331,7 +331,7 @@ func (c *Coordinator) Submit(ctx context.Context, tasks []Task) (int, error) {
 			return published, err
 		}
 		pctx, cancel := context.WithTimeout(ctx, apiTimeout)
-		_, err = c.js.Publish(pctx, c.names.tasksSubject, data, jetstream.WithMsgID(t.ID))
+		ack, err := c.js.Publish(pctx, c.names.tasksSubject, data, jetstream.WithMsgID(t.ID))
 		cancel()
 		if err != nil {
 			return published, fmt.Errorf("dist: publish task %s: %w", t.ID, err)
@@ -339,7 +339,9 @@ func (c *Coordinator) Submit(ctx context.Context, tasks []Task) (int, error) {
 		c.mu.Lock()
 		c.submitted[t.ID] = true
 		c.mu.Unlock()
-		published++
+		if !ack.Duplicate { // else the stream had it (its deduplication window)
+			published++
+		}
 	}
 	return published, nil
 }
