@@ -109,3 +109,8 @@ func CompareArray(x, y *ArrayData, rtol float64) (ArrayResult, error) {
 	}
 	return compareArray(x, y, rtol, false), nil
 }
+
+// OMPEnv is the environment Compare times a variant in at threads OpenMP
+// threads (nestor's own environment with OMP_NUM_THREADS set and, unless
+// the user chose one, the passive wait policy).
+func OMPEnv(threads int) []string { return ompEnv(threads) }

@@ -83,9 +83,65 @@ type Options struct {
 	// Tables gives assoc's table of a type (tests); nil uses the
 	// embedded tables.
 	Tables func(assoc.Type) (*assoc.Table, error)
+	// Decide fixes choices of the regions (Decide[k] for the k-th region
+	// of the file) that the rules above would otherwise make: what a
+	// search over implementations sets (package tune). Regions past its
+	// end, and zero fields, follow the rules.
+	Decide []Decisions
 	// Notes receives one line per decision a user should know about
 	// ("kept the original order: ..."); nil discards them.
 	Notes io.Writer
+}
+
+// Decisions are the choices of one region's implementation that Options'
+// rules make unless they are fixed here. Every value is legal: the choices
+// only lay out what the dependences allow.
+type Decisions struct {
+	// Order is the loop order: OrderRule, OrderSchedule (the new
+	// schedule, even where KeepCached would keep the original),
+	// OrderOriginal (the original order, sequential) or
+	// OrderOriginalParallel (the original order with its parallel loops
+	// marked; where it has none, the original order).
+	Order Order
+	// Fusion, when Order is not an original one, is the scheduler's
+	// fusion policy; FuseRule leaves Options.Fusion.
+	Fusion FusionChoice
+	// Bands lays out the bands of the schedule (sched.Plan.Bands).
+	Bands []sched.BandPlan
+	// Parallel marks parallel loops as OpenMP and SIMD loops or not.
+	Parallel sched.Tristate
+	// Jam is the register tile rows × cols; zero leaves the rule, 1 × 1
+	// jams nothing.
+	Jam [2]int64
+	// Rfactor factors the reductions the schedule leaves sequential.
+	Rfactor sched.Tristate
+}
+
+// Order is Decisions.Order.
+type Order uint8
+
+// Order values.
+const (
+	OrderRule Order = iota
+	OrderSchedule
+	OrderOriginal
+	OrderOriginalParallel
+)
+
+// FusionChoice is Decisions.Fusion: FuseRule, or 1 + a sched.Fusion.
+type FusionChoice uint8
+
+// FuseRule leaves the fusion policy to Options.Fusion.
+const FuseRule FusionChoice = 0
+
+// Fuse returns the FusionChoice that fixes f.
+func Fuse(f sched.Fusion) FusionChoice { return FusionChoice(f) + 1 }
+
+func (o *Options) decisions(k int) Decisions {
+	if k < len(o.Decide) {
+		return o.Decide[k]
+	}
+	return Decisions{}
 }
 
 // DefaultOptions returns what `nestor opt` does without flags: schedule,
@@ -111,6 +167,8 @@ type region struct {
 	// graph holds dependences a pass computed (pass expand); valid while
 	// graph.Prog is Prog.
 	graph *deps.Graph
+	// dec are the region's fixed decisions (Options.Decide).
+	dec Decisions
 }
 
 // pass is one step on a region's program.
@@ -151,8 +209,8 @@ var order = []struct{ before, after, why string }{
 func Optimize(f *frontend.File, opt Options) ([]byte, error) {
 	var out bytes.Buffer
 	last := 0
-	for _, orig := range f.Scops {
-		s := &region{Scop: new(frontend.Scop)}
+	for k, orig := range f.Scops {
+		s := &region{Scop: new(frontend.Scop), dec: opt.decisions(k)}
 		*s.Scop = *orig // passes replace s.Prog; the caller's file stays as parsed
 		for _, p := range passes {
 			if err := p.fn(s, &opt); err != nil {
@@ -191,13 +249,16 @@ func generate(s *region, src []byte, opt *Options) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if opt.Parallel && s.loops != nil {
+	if s.dec.Parallel.Or(opt.Parallel) && s.loops != nil {
 		codegen.MarkParallel(tree, func(level int, stmts []int) bool { return s.loops[level].ParallelFor(stmts) })
 	}
 	if opt.UnrollJam && s.loops != nil {
 		rows, cols := model.Host().RegisterTile()
 		if opt.RegisterTile[0] > 0 && opt.RegisterTile[1] > 0 {
 			rows, cols = opt.RegisterTile[0], opt.RegisterTile[1]
+		}
+		if s.dec.Jam[0] > 0 && s.dec.Jam[1] > 0 {
+			rows, cols = s.dec.Jam[0], s.dec.Jam[1]
 		}
 		codegen.UnrollJam(s.Prog, tree, codegen.JamOptions{Rows: rows, Cols: cols,
 			Band: func(level int) (int, bool) { return s.loops[level].Band, !s.loops[level].Tile }})
@@ -237,7 +298,7 @@ func bodyIndent(s *frontend.Scop, src []byte) string {
 // wavefronts with Tile and Parallel. When the scheduler finds no schedule
 // the region keeps its original order: always correct.
 func schedule(s *region, opt *Options) error {
-	if !opt.Schedule {
+	if !opt.Schedule || s.dec.Order == OrderOriginal {
 		return nil
 	}
 	g := s.graph
@@ -250,7 +311,18 @@ func schedule(s *region, opt *Options) error {
 	if g.Exhausted {
 		opt.note(s.Scop, "the dependence analysis spent its budget (%.3g units of work): the dependences it could not decide are assumed, which only restricts the schedule", float64(g.Work))
 	}
-	sc, err := sched.Compute(s.Prog, g, sched.Options{Fusion: opt.Fusion, Align: opt.Align, Budget: opt.SchedBudget})
+	if s.dec.Order == OrderOriginalParallel {
+		orig := sched.OriginalParallel(s.Prog, g)
+		if p, loops, err := sched.ApplyPlan(s.Prog, orig, sched.Plan{}); err == nil && slices.Contains(orig.Parallel, true) {
+			s.Prog, s.loops = p, loops
+		}
+		return nil
+	}
+	fusion := opt.Fusion
+	if s.dec.Fusion != FuseRule {
+		fusion = sched.Fusion(s.dec.Fusion - 1)
+	}
+	sc, err := sched.Compute(s.Prog, g, sched.Options{Fusion: fusion, Align: opt.Align, Budget: opt.SchedBudget})
 	if err != nil { // ErrNoSchedule, or a limit of poly's exact arithmetic
 		opt.note(s.Scop, "kept the original order: %v", err)
 		return nil
@@ -258,7 +330,8 @@ func schedule(s *region, opt *Options) error {
 	if sc.Lifted > 0 {
 		opt.note(s.Scop, "its constant sizes overflow int64 in the scheduler's exact arithmetic: scheduled with %d of them as parameters, the schedule then specialized to their values", sc.Lifted)
 	}
-	if bytes, ok := footprint(s.Prog); opt.KeepCached && ok && bytes <= model.Host().L2 && !slices.Contains(sc.Parallel, true) {
+	keepCached := opt.KeepCached && s.dec.Order != OrderSchedule
+	if bytes, ok := footprint(s.Prog); keepCached && ok && bytes <= model.Host().L2 && !slices.Contains(sc.Parallel, true) {
 		opt.note(s.Scop, "kept the original order: the arrays fit in the L2 cache (%d KiB) and the new schedule has no parallel loop, so reordering gains no locality (and time skewing would cost the vector loops)", bytes>>10)
 		return nil
 	}
@@ -268,7 +341,7 @@ func schedule(s *region, opt *Options) error {
 		// fdtd-2d, heat-3d ran at 0.64-0.92x of gcc -O3 on one thread).
 		// The original order with its parallel inner loops runs each time
 		// step in parallel instead, as fast as the original on one thread.
-		if orig := sched.OriginalParallel(s.Prog, g); opt.KeepCached && slices.Contains(orig.Parallel, true) {
+		if orig := sched.OriginalParallel(s.Prog, g); keepCached && slices.Contains(orig.Parallel, true) {
 			if p, loops, err := sched.ApplyPlan(s.Prog, orig, sched.Plan{}); err == nil {
 				opt.note(s.Scop, "kept the original order with its parallel loops: the new schedule is parallel only by a wavefront of skewed tiles")
 				s.Prog, s.loops = p, loops
@@ -276,7 +349,7 @@ func schedule(s *region, opt *Options) error {
 			}
 		}
 	}
-	plan := sched.Plan{Tile: opt.Tile, Reorder: true, Wavefront: opt.Tile && opt.Parallel}
+	plan := sched.Plan{Tile: opt.Tile, Reorder: true, Wavefront: opt.Tile && s.dec.Parallel.Or(opt.Parallel), Bands: s.dec.Bands}
 	for _, n := range opt.TileSizes {
 		plan.Sizes = append(plan.Sizes, int64(n))
 	}
@@ -328,7 +401,7 @@ func rerollPass(s *region, opt *Options) error {
 // keeps those whose update assoc proves associative, noting why the
 // others stay sequential.
 func factor(s *region, opt *Options) error {
-	if !opt.Rfactor || !opt.Parallel {
+	if !s.dec.Rfactor.Or(opt.Rfactor) || !s.dec.Parallel.Or(opt.Parallel) {
 		return nil
 	}
 	var parallel func(int) bool

@@ -27,6 +27,61 @@ type Plan struct {
 	// whose loops is parallel (T1 + T2 replaces T1), which makes the
 	// second one parallel: tiles on one wavefront run in any order.
 	Wavefront bool
+	// Bands overrides the rules above band by band: Bands[b-1] is the
+	// decision for the band LoopInfo.Band calls b (the permutable bands
+	// of two or more loop dimensions, outermost first). A missing entry,
+	// or a zero field, leaves the rule.
+	Bands []BandPlan
+}
+
+// BandPlan fixes the layout of one band, whatever Plan's rules would do.
+// Every value is legal: any order and any tiling of a permutable band
+// keeps its dependences.
+type BandPlan struct {
+	// Order lists the band's loop dimensions (0 for its first) from the
+	// outermost point loop to the innermost; nil keeps the Reorder rule.
+	// It also turns off the sinking of parallel loops (see
+	// sinkParallel), which would move a loop out of the order given.
+	Order []int
+	// Tile is Yes or No to tile the band or not; Rule leaves Plan.Tile.
+	Tile Tristate
+	// Sizes gives the tile size of each loop dimension of the band in
+	// band order (not Order's); a missing or zero entry takes Plan.Sizes
+	// and then the cache model's size.
+	Sizes []int64
+	// Wavefront is Yes or No to skew the band's first two tile loops
+	// (only where no loop of the band is parallel); Rule leaves
+	// Plan.Wavefront.
+	Wavefront Tristate
+}
+
+// Tristate is a decision that may be left to a rule.
+type Tristate int8
+
+// Tristate values.
+const (
+	Rule Tristate = iota
+	Yes
+	No
+)
+
+// Or returns t's decision, def when t leaves it to the rule.
+func (t Tristate) Or(def bool) bool {
+	switch t {
+	case Yes:
+		return true
+	case No:
+		return false
+	}
+	return def
+}
+
+// band returns the plan's decisions for band b (1-based), zero when none.
+func (plan Plan) band(b int) BandPlan {
+	if b >= 1 && b <= len(plan.Bands) {
+		return plan.Bands[b-1]
+	}
+	return BandPlan{}
 }
 
 // LoopInfo describes one counter (one loop) of the program ApplyPlan
@@ -176,18 +231,25 @@ func layout(p *ir.Program, sc *Schedule, loops []int, olds [][]ir.Aff, plan Plan
 		}
 		return out
 	}
-	bands := 0
+	bands, sink := 0, plan.Reorder
 	for gi, g := range groups {
 		band := 0
 		if len(g) > 1 {
 			bands++
 			band = bands
 		}
+		bp := plan.band(band)
 		points := slices.Clone(g)
-		if plan.Reorder && len(g) > 1 {
+		switch {
+		case len(g) > 1 && validOrder(bp.Order, len(g)):
+			for n, k := range bp.Order {
+				points[n] = g[k]
+			}
+			sink = false
+		case plan.Reorder && len(g) > 1:
 			points = innermostLast(p, sc, loops, olds, g)
 		}
-		if plan.Tile && len(g) > 1 {
+		if bp.Tile.Or(plan.Tile) && len(g) > 1 {
 			tiles := slices.Clone(g)
 			if plan.Reorder {
 				// A parallel tile loop outermost: its loop becomes the
@@ -201,7 +263,16 @@ func layout(p *ir.Program, sc *Schedule, loops []int, olds [][]ir.Aff, plan Plan
 					tiles = append([]int{j}, slices.Delete(tiles, k, k+1)...)
 				}
 			}
-			sizes := TileSizes(p, olds, g, points[len(points)-1], plan.Sizes)
+			override := slices.Clone(plan.Sizes)
+			for n, sz := range bp.Sizes {
+				if sz > 0 {
+					for len(override) <= n {
+						override = append(override, 0)
+					}
+					override[n] = sz
+				}
+			}
+			sizes := TileSizes(p, olds, g, points[len(points)-1], override)
 			first := len(lay.info)
 			for _, j := range tiles {
 				at := len(lay.info)
@@ -212,7 +283,7 @@ func layout(p *ir.Program, sc *Schedule, loops []int, olds [][]ir.Aff, plan Plan
 				lay.group = append(lay.group, gi)
 			}
 			lay.start[first] = g[0]
-			if plan.Wavefront && !slices.ContainsFunc(g, parallel) && !eachParallel(p, sc, loops, g) {
+			if bp.Wavefront.Or(plan.Wavefront) && !slices.ContainsFunc(g, parallel) && !eachParallel(p, sc, loops, g) {
 				// T1 + T2 replaces T1; T2 then carries no dependence of
 				// the band (distances are non-negative in both).
 				lay.skew[first] = first + 1
@@ -226,17 +297,32 @@ func layout(p *ir.Program, sc *Schedule, loops []int, olds [][]ir.Aff, plan Plan
 			lay.pos[j] = len(lay.info)
 			lay.info = append(lay.info, LoopInfo{Parallel: parallel(j), ParallelStmts: stmtsParallel(j), Dim: loops[j], Band: band})
 			lay.group = append(lay.group, gi)
-			if n == 0 && !(plan.Tile && len(g) > 1) {
+			if n == 0 && !(bp.Tile.Or(plan.Tile) && len(g) > 1) {
 				lay.start = append(lay.start, g[0])
 			} else {
 				lay.start = append(lay.start, -1)
 			}
 		}
 	}
-	if plan.Reorder {
+	if sink {
 		lay.sinkParallel(p, sc, loops, olds)
 	}
 	return lay
+}
+
+// validOrder reports whether order is a permutation of 0..n-1.
+func validOrder(order []int, n int) bool {
+	if len(order) != n {
+		return false
+	}
+	seen := make([]bool, n)
+	for _, k := range order {
+		if k < 0 || k >= n || seen[k] {
+			return false
+		}
+		seen[k] = true
+	}
+	return true
 }
 
 // sinkParallel moves a parallel point loop below the loops of later groups
@@ -653,4 +739,107 @@ func footprint(p *ir.Program, olds [][]ir.Aff, g []int, sizes []int64) int64 {
 		total += b
 	}
 	return total
+}
+
+// BandInfo describes a band that a Plan's BandPlan can lay out: what a
+// search over layouts needs to know of it, and what the rules choose.
+type BandInfo struct {
+	// Dims are the band's loop dimensions (time dimensions of the
+	// schedule), in band order; Parallel says which carry no dependence.
+	Dims     []int
+	Parallel []bool
+	// Names are readable names of the loop dimensions: the counter of
+	// the original loop each one scans most directly, or t<dim>.
+	Names []string
+	// Order and Sizes are the rules' point-loop order (as BandPlan.Order)
+	// and tile sizes (band order) for the plan Describe was given.
+	Order []int
+	Sizes []int64
+	// CanWavefront reports whether Plan.Wavefront would skew the band's
+	// tiles (no loop of it parallel, not every statement parallel in it).
+	CanWavefront bool
+}
+
+// DescribeBands returns the bands of sc that ApplyPlan lays out as
+// BandPlans, in the order of LoopInfo.Band, with the decisions the rules
+// of plan take for each.
+func DescribeBands(p *ir.Program, sc *Schedule, plan Plan) ([]BandInfo, error) {
+	var loops []int
+	for k := range sc.Dims() {
+		if !sc.scalar(k) {
+			loops = append(loops, k)
+		}
+	}
+	olds := make([][]ir.Aff, len(p.Stmts))
+	for si, s := range p.Stmts {
+		var err error
+		if olds[si], _, _, err = stmtMap(p, s, sc.Rows[si], loops); err != nil {
+			return nil, fmt.Errorf("sched: %s: %w", s.Name, err)
+		}
+	}
+	var out []BandInfo
+	inBand := map[int]bool{}
+	var groups [][]int
+	dimOf := map[int]int{}
+	for j, k := range loops {
+		dimOf[k] = j
+	}
+	for _, b := range sc.Bands {
+		var g []int
+		for k := b.Start; k < b.End; k++ {
+			if j, ok := dimOf[k]; ok {
+				g = append(g, j)
+				inBand[j] = true
+			}
+		}
+		if len(g) > 0 {
+			groups = append(groups, g)
+		}
+	}
+	for j := range loops {
+		if !inBand[j] {
+			groups = append(groups, []int{j})
+		}
+	}
+	slices.SortFunc(groups, func(a, b []int) int { return a[0] - b[0] })
+	for _, g := range groups {
+		if len(g) < 2 {
+			continue
+		}
+		bi := BandInfo{}
+		for _, j := range g {
+			bi.Dims = append(bi.Dims, loops[j])
+			bi.Parallel = append(bi.Parallel, sc.Parallel[loops[j]])
+			bi.Names = append(bi.Names, dimName(p, sc, loops[j]))
+		}
+		points := slices.Clone(g)
+		if plan.Reorder {
+			points = innermostLast(p, sc, loops, olds, g)
+		}
+		for _, j := range points {
+			bi.Order = append(bi.Order, slices.Index(g, j))
+		}
+		bi.Sizes = TileSizes(p, olds, g, points[len(points)-1], plan.Sizes)
+		bi.CanWavefront = !slices.ContainsFunc(g, func(j int) bool { return sc.Parallel[loops[j]] }) && !eachParallel(p, sc, loops, g)
+		out = append(out, bi)
+	}
+	return out, nil
+}
+
+// dimName names time dimension k after the original counter with the
+// largest coefficient in the first statement that scans it.
+func dimName(p *ir.Program, sc *Schedule, k int) string {
+	for si, s := range p.Stmts {
+		row := sc.Rows[si][k]
+		best, bestC := -1, int64(0)
+		for j, c := range row.Iter {
+			if abs64(c) > bestC {
+				best, bestC = j, abs64(c)
+			}
+		}
+		if best >= 0 && best < len(s.Iters) {
+			return s.Iters[best]
+		}
+	}
+	return fmt.Sprintf("t%d", k)
 }

@@ -1,0 +1,239 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime"
+	"strings"
+	"time"
+
+	"nestor/check"
+	"nestor/frontend"
+	"nestor/model"
+	"nestor/pipeline"
+	"nestor/tune"
+)
+
+var tuneCommand = &command{
+	name: "tune", args: "FILE.c [--budget N|--time D] [--threads N] [--seed S] [--records FILE.jsonl] [-o OUT.c]",
+	summary: `search the implementations of a kernel's regions, measured on this machine
+
+Each region's implementation is a vector of decisions (loop order or
+schedule, fusion policy, parallel loops, per band: tiling, tile sizes,
+wavefront, the order of its loops; register tile, reduction strategy) tied
+by constraints that propagate after every decision. A Monte-Carlo tree
+search draws candidates, cutting every subtree whose lower bound on the run
+time (the arithmetic at the machine's peak on the cores it may still use,
+the data that cannot stay cached at memory bandwidth) is no better than the
+best time measured. Every candidate is generated, compiled with $CC -O3
+-march=native -fopenmp, run on the check harness's inputs and compared with
+the original (a wrong candidate is reported and discarded), then timed
+(median of --runs). The default policy (what nestor opt writes) is always
+evaluated first, so the result is never slower than it as measured.
+
+--records appends one JSON line per evaluation; a later run with the same
+file resumes (candidates already measured on this machine are not measured
+again), and nestor opt --records FILE applies the best recorded decisions.
+--space prints the decision space and its constraints and exits.`,
+	setup: func(fs *flag.FlagSet) runFunc {
+		var src sourceFlags
+		src.register(fs)
+		src.registerOpt(fs)
+		budget := fs.Int("budget", 50, "evaluations per region, the default policy's included")
+		limit := fs.Duration("time", 0, "stop starting evaluations of a region after this `duration` (e.g. 10m; 0: no limit)")
+		threads := fs.Int("threads", runtime.NumCPU(), "OpenMP threads the candidates are timed with")
+		seed := fs.Int64("seed", 1, "seed of the search's random choices")
+		records := fs.String("records", "", "append every evaluation to `FILE.jsonl` (and resume from what it holds)")
+		outPath := fs.String("o", "", "write the best implementation to `OUT.c` (default FILE.tuned.c)")
+		runs := fs.Int("runs", 5, "timed runs per candidate (the median counts)")
+		order := fs.String("order", "", "decision order: comma-separated name fragments, most discriminating first (default "+strings.Join(tune.DefaultOrder, ",")+")")
+		kernel := fs.String("kernel", "", "tune the regions of function `name` (default: the only function with regions)")
+		space := fs.Bool("space", false, "print each region's decision space and exit")
+		quiet := fs.Bool("quiet", false, "no progress on standard error")
+		params := paramFlag{}
+		fs.Var(params, "param", "value of an int kernel parameter, `name=V` (repeatable)")
+		return func(out io.Writer, args []string) error {
+			if *budget < 1 {
+				return usageError{fmt.Sprintf("--budget %d: want at least 1 evaluation", *budget)}
+			}
+			if *threads < 1 || *runs < 1 {
+				return usageError{"--threads and --runs want positive numbers"}
+			}
+			if len(args) == 1 && args[0] == "-" {
+				return usageError{"tune compiles the original file: give its path, not - (standard input)"}
+			}
+			f, err := src.parse(args)
+			if err != nil {
+				return err
+			}
+			scop, err := pickKernel(f, *kernel)
+			if err != nil {
+				return err
+			}
+			opts, err := src.options(io.Discard)
+			if err != nil {
+				return err
+			}
+			var regions []int
+			for k, s := range f.Scops {
+				if s.Func.Name == scop.Func.Name {
+					regions = append(regions, k)
+				}
+			}
+			if *space {
+				for _, k := range regions {
+					r, err := tune.NewRegion(f, k, opts)
+					if err != nil {
+						return err
+					}
+					size, dead := r.Estimate(2000, *seed)
+					fmt.Fprintf(out, "region %d (%s): %d choices, %d constraints, about %.3g candidates (Knuth estimate; %.0f%% of random descents end dead)\n%s",
+						k, f.Scops[k].Pos, len(r.Space.Choices), len(r.Space.Clauses), size, 100*dead, r.Space)
+				}
+				return nil
+			}
+			dst := *outPath
+			if dst == "" {
+				dst = strings.TrimSuffix(args[0], ".c") + ".tuned.c"
+			}
+			if dst, err = outputPath(args[0], dst); err != nil {
+				return err
+			}
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			defer stop()
+			return runTune(ctx, out, f, scop, regions, opts, tuneConfig{
+				budget: *budget, limit: *limit, threads: *threads, seed: *seed, runs: *runs,
+				records: *records, out: dst, order: *order, quiet: *quiet, params: params,
+				check: check.Options{CC: os.Getenv("CC"), IncludePaths: src.include, Defines: src.define},
+			})
+		}
+	},
+}
+
+func init() { commands = append(commands, tuneCommand) }
+
+type tuneConfig struct {
+	budget, threads, runs int
+	limit                 time.Duration
+	seed                  int64
+	records, out, order   string
+	quiet                 bool
+	params                paramFlag
+	check                 check.Options
+}
+
+// runTune tunes the regions of one kernel in turn (each with the best
+// decisions found for the ones before) and writes the best file.
+func runTune(ctx context.Context, out io.Writer, f *frontend.File, scop *frontend.Scop, regions []int, opts pipeline.Options, cfg tuneConfig) error {
+	copt := cfg.check
+	copt.Params = map[string]int64(cfg.params)
+	copt.Threads = []int{cfg.threads}
+	progress := io.Writer(os.Stderr)
+	if cfg.quiet {
+		progress = io.Discard
+	}
+	fmt.Fprintf(progress, "tune: building and timing the original %s ...\n", scop.Func.Name)
+	e, err := tune.NewEvaluator(ctx, f, scop, tune.EvalOptions{Check: copt, Threads: cfg.threads, Runs: cfg.runs})
+	if err != nil {
+		return err
+	}
+	defer e.Close()
+	m := tune.MachineOf(model.Host(), cfg.threads)
+	var prior []tune.Record
+	var rec io.Writer
+	if cfg.records != "" {
+		if prior, err = tune.ReadRecords(cfg.records); err != nil {
+			return err
+		}
+		fh, err := os.OpenFile(cfg.records, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+		if err != nil {
+			return err
+		}
+		defer fh.Close()
+		rec = fh
+	}
+	var order []string
+	if cfg.order != "" {
+		order = strings.Split(cfg.order, ",")
+	}
+	fmt.Fprintf(out, "original %s: %s at %d thread(s)\n", scop.Func.Name, fmtDur(e.Orig), cfg.threads)
+	for _, k := range regions {
+		r, err := tune.NewRegion(f, k, opts)
+		if err != nil {
+			return err
+		}
+		size, dead := r.Estimate(2000, cfg.seed)
+		fmt.Fprintf(progress, "tune: region %d (%s): %d choices, about %.3g candidates (%.0f%% dead ends)\n", k, f.Scops[k].Pos, len(r.Space.Choices), size, 100*dead)
+		s, err := tune.NewSearcher(r, e, m, tune.Options{Budget: cfg.budget, Time: cfg.limit, Seed: cfg.seed, Order: order,
+			Prior: prior, Records: rec, File: f.Path, Machine: m.Fingerprint, Threads: cfg.threads,
+			Progress: func(p tune.Progress) {
+				fmt.Fprintf(progress, "\rtune: %d/%d evaluations, best %s (default %s), %d of %d subtrees cut by the bound   ",
+					p.Evals, p.Budget, fmtDur(p.Best), fmtDur(p.Default), p.Pruned, p.Expanded)
+			}})
+		if err != nil {
+			return err
+		}
+		res, err := s.Run(ctx)
+		fmt.Fprintln(progress)
+		if err != nil {
+			return err
+		}
+		wrong := 0
+		for _, rc := range res.Records {
+			if rc.Wrong {
+				wrong++
+				fmt.Fprintf(progress, "tune: candidate %d computed a wrong result (%s), discarded: %s\n", rc.Eval, rc.Error, tune.Describe(rc.Decisions))
+			}
+		}
+		if res.Best == nil {
+			return fmt.Errorf("%s: no candidate ran (the default's error: %s)", f.Scops[k].Pos, res.Default.Error)
+		}
+		dec, err := r.Apply(res.Best)
+		if err != nil {
+			return err
+		}
+		opts.Decide = append(opts.Decide, make([]pipeline.Decisions, max(0, k+1-len(opts.Decide)))...)
+		opts.Decide[k] = dec
+		fmt.Fprintf(out, "region %d (%s): best %s, default policy %s (%.2fx) after %d evaluations; bound cut %d of %d subtrees; %d wrong candidates; bound above the measured time: %d\n",
+			k, f.Scops[k].Pos, fmtSec(res.Best.Time), fmtSec(res.Default.Time), res.Default.Time/res.Best.Time, len(res.Records), res.Pruned, res.Expanded, wrong, res.Violations)
+		if !res.Best.Default {
+			fmt.Fprintf(out, "  decisions: %s\n", tune.Describe(res.Best.Decisions))
+		}
+	}
+	code, err := pipeline.Optimize(f, opts)
+	if err != nil {
+		return err
+	}
+	if cfg.out == "-" {
+		_, err = out.Write(code)
+		return err
+	}
+	if err := os.WriteFile(cfg.out, code, 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "wrote %s\n", cfg.out)
+	return nil
+}
+
+func fmtDur(d time.Duration) string {
+	if d <= 0 {
+		return "-"
+	}
+	return fmtSec(d.Seconds())
+}
+
+func fmtSec(s float64) string {
+	switch {
+	case s <= 0:
+		return "-"
+	case s < 1e-3:
+		return fmt.Sprintf("%.1f µs", s*1e6)
+	case s < 1:
+		return fmt.Sprintf("%.2f ms", s*1e3)
+	}
+	return fmt.Sprintf("%.3f s", s)
+}

@@ -1,0 +1,68 @@
+package pipeline
+
+import (
+	"fmt"
+	"slices"
+
+	"nestor/deps"
+	"nestor/frontend"
+	"nestor/sched"
+)
+
+// Layout is what one region offers to decide (Decisions) under one
+// fusion policy: the facts a search over its implementations needs.
+type Layout struct {
+	// Scheduled reports whether the scheduler found a schedule; when it
+	// did not, Why says why, and only the original orders remain.
+	Scheduled bool
+	Why       string
+	// Parallel reports whether the schedule has a parallel loop;
+	// OriginalParallel whether the original order has one.
+	Parallel, OriginalParallel bool
+	// Bands are the schedule's bands with the rules' layout of each.
+	Bands []sched.BandInfo
+	// Default are the decisions Options' rules take for the region.
+	Default Decisions
+}
+
+// Describe returns the layout choices of region k of f (in file order)
+// when scheduled with fusion policy fusion, after the passes before the
+// schedule (reroll, expand) as opt says.
+func Describe(f *frontend.File, k int, opt Options, fusion sched.Fusion) (*Layout, error) {
+	if k < 0 || k >= len(f.Scops) {
+		return nil, fmt.Errorf("pipeline: no region %d (the file has %d)", k, len(f.Scops))
+	}
+	s := &region{Scop: new(frontend.Scop)}
+	*s.Scop = *f.Scops[k]
+	for _, p := range passes {
+		if p.name == "schedule" {
+			break
+		}
+		if err := p.fn(s, &opt); err != nil {
+			return nil, fmt.Errorf("%s: pass %s: %w", s.Pos, p.name, err)
+		}
+	}
+	g := s.graph
+	if g == nil || g.Prog != s.Prog {
+		var err error
+		if g, err = deps.Analyze(s.Prog); err != nil {
+			return nil, err
+		}
+	}
+	lay := &Layout{OriginalParallel: slices.Contains(sched.OriginalParallel(s.Prog, g).Parallel, true)}
+	sc, err := sched.Compute(s.Prog, g, sched.Options{Fusion: fusion, Align: opt.Align, Budget: opt.SchedBudget})
+	if err != nil {
+		lay.Why = err.Error()
+		return lay, nil
+	}
+	lay.Scheduled = true
+	lay.Parallel = slices.Contains(sc.Parallel, true)
+	plan := sched.Plan{Tile: opt.Tile, Reorder: true}
+	for _, n := range opt.TileSizes {
+		plan.Sizes = append(plan.Sizes, int64(n))
+	}
+	if lay.Bands, err = sched.DescribeBands(s.Prog, sc, plan); err != nil {
+		return nil, err
+	}
+	return lay, nil
+}

@@ -1,0 +1,119 @@
+package tune
+
+import (
+	"fmt"
+	"math"
+
+	"nestor/interp"
+	"nestor/ir"
+	"nestor/model"
+)
+
+// Machine is what the lower bound knows of the machine that measures the
+// candidates: peaks no implementation can exceed.
+type Machine struct {
+	// Threads is the number of threads a candidate runs with.
+	Threads int
+	// PeakOps is one core's most arithmetic operations per second on
+	// 8-byte elements (vector lanes × FMA units × 2 × clock: an FMA counts
+	// as two, so every operation counted once is at most this fast);
+	// narrower elements scale it by 8/size.
+	PeakOps float64
+	// DRAMBandwidth is the most bytes per second all cores together read
+	// from memory; LastLevel is the size of the last-level cache in bytes.
+	DRAMBandwidth float64
+	LastLevel     int64
+	// Fingerprint names the kind of machine in records: times compare
+	// only between records of one fingerprint.
+	Fingerprint string
+}
+
+// Cost is what a region computes, counted once at the measured sizes.
+type Cost struct {
+	// Ops is the arithmetic operations of every instance, each
+	// statement's weighted by size/8 of its narrowest arithmetic type (a
+	// vector holds 8/size times as many of those): Ops/PeakOps is the
+	// time one core needs at least.
+	Ops float64
+	// Bytes is the size of every array the region touches.
+	Bytes int64
+}
+
+// CostOf counts the arithmetic and the data of program p at params: per
+// statement, its instances (interp.Count) times its operations.
+func CostOf(p *ir.Program, params []int64) (Cost, error) {
+	counts, err := interp.Count(p, params)
+	if err != nil {
+		return Cost{}, err
+	}
+	var c Cost
+	used := map[int]bool{}
+	for si, s := range p.Stmts {
+		ops, narrow := 0, 8
+		count := func(e ir.Expr) bool {
+			switch e := e.(type) {
+			case *ir.Binary, *ir.Unary, *ir.Call:
+				ops++
+				if sz := e.Type().Size(); (e.Type().IsFloat() || e.Type().IsInteger()) && sz > 0 && sz < narrow {
+					narrow = sz
+				}
+			}
+			return true
+		}
+		ir.Walk(s.RHS, count)
+		if s.Op != ir.Assign {
+			ops++
+		}
+		c.Ops += float64(counts[si]) * float64(ops) * float64(narrow) / 8
+		for _, a := range s.Accesses {
+			used[a.Array] = true
+		}
+	}
+	for a := range used {
+		arr := p.Arrays[a]
+		n := int64(arr.Elem.Size())
+		for _, d := range arr.Dims {
+			x, ok := d.Eval(nil, params, nil)
+			if !ok || x < 0 || x > 0 && n > math.MaxInt64/x {
+				return Cost{}, fmt.Errorf("tune: size of array %s overflows", arr.Name)
+			}
+			n *= x
+		}
+		c.Bytes += n
+	}
+	return c, nil
+}
+
+// bound returns a time no implementation of cost c can beat with at most
+// threads cores busy: the arithmetic at the cores' peak, and the data
+// that cannot stay in the last-level cache between calls at the memory's
+// bandwidth.
+func (m Machine) bound(c Cost, threads int) float64 {
+	compute := c.Ops / (m.PeakOps * float64(max(threads, 1)))
+	memory := 0.0
+	if extra := c.Bytes - m.LastLevel; extra > 0 && m.DRAMBandwidth > 0 {
+		memory = float64(extra) / m.DRAMBandwidth
+	}
+	return max(compute, memory)
+}
+
+// Bound returns a lower bound on the time of every candidate d can still
+// become: at most Threads cores when a parallel order and parallel loops
+// remain possible, one core otherwise.
+func (r *Region) Bound(d *Domains, m Machine, c Cost) float64 {
+	threads := 1
+	if r.parallel >= 0 && d.May(r.parallel, "yes") {
+		threads = m.Threads
+	}
+	return m.bound(c, threads)
+}
+
+// MachineOf returns the bound's view of machine m running threads
+// threads. Where m was not measured (nestor machine), the peaks are
+// generous nominal values that no current core exceeds (5 GHz, two
+// 512-bit FMA units, 1 TB/s of memory bandwidth), so the bound stays sound
+// and only loses tightness.
+func MachineOf(m model.Machine, threads int) Machine {
+	return Machine{Threads: threads, PeakOps: 5e9 * 2 * 8 * 2, DRAMBandwidth: 1e12, LastLevel: m.L3,
+		Fingerprint: fmt.Sprintf("cores%d-l1_%d-l2_%d-l3_%d-regs%d", m.Cores, m.L1, m.L2, m.L3, m.VectorRegs)}
+}

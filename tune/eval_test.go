@@ -1,0 +1,118 @@
+package tune
+
+import (
+	"context"
+	"math/rand/v2"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"nestor/check"
+	"nestor/model"
+	"nestor/pipeline"
+)
+
+// TestRandomCandidates builds random complete candidates of corpus
+// kernels at MINI size, checks each against the original by execution
+// (every point of the space must be correct) and checks that the lower
+// bound is below every measured time (it must be sound).
+func TestRandomCandidates(t *testing.T) {
+	if _, err := exec.LookPath("cc"); err != nil {
+		t.Skip("no C compiler")
+	}
+	ctx := context.Background()
+	for _, name := range []string{"gemm", "2mm", "jacobi-2d", "atax"} {
+		t.Run(name, func(t *testing.T) {
+			r := region(t, name)
+			e, err := NewEvaluator(ctx, r.File, nil, EvalOptions{Check: check.Options{Defines: []string{"MINI_DATASET"}}, Threads: 2, Runs: 1, Dir: t.TempDir()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := MachineOf(model.Host(), 2)
+			s, err := NewSearcher(r, e, m, Options{Budget: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.Cost.Ops <= 0 || s.Cost.Bytes <= 0 {
+				t.Fatalf("cost %+v: want positive operations and bytes", s.Cost)
+			}
+			d, _ := r.Space.NewDomains()
+			mark := d.Mark()
+			rng := rand.New(rand.NewPCG(7, uint64(len(name))))
+			for k := range 5 {
+				d.Undo(mark)
+				if !randomComplete(d, rng) {
+					t.Fatal("dead end")
+				}
+				opt := r.Opt
+				opt.Decide = []pipeline.Decisions{r.Decisions(d)}
+				code, err := pipeline.Optimize(r.File, opt)
+				if err != nil {
+					t.Fatalf("%s: %v", Describe(d.Assignment()), err)
+				}
+				meas := e.Eval(ctx, "r"+string(rune('0'+k)), filepath.Base(r.File.Path), code)
+				if meas.Err != "" {
+					t.Fatalf("candidate %s: %s", Describe(d.Assignment()), meas.Err)
+				}
+				if b := r.Bound(d, m, s.Cost); b > meas.Time.Seconds() {
+					t.Errorf("candidate %s: bound %.3g s above the measured %.3g s", Describe(d.Assignment()), b, meas.Time.Seconds())
+				}
+			}
+		})
+	}
+}
+
+// TestSearch runs a small search on gemm: the default policy is measured
+// first, every record is correct and distinct, and the best record's
+// decisions regenerate its code.
+func TestSearch(t *testing.T) {
+	if _, err := exec.LookPath("cc"); err != nil {
+		t.Skip("no C compiler")
+	}
+	ctx := context.Background()
+	r := region(t, "gemm")
+	e, err := NewEvaluator(ctx, r.File, nil, EvalOptions{Check: check.Options{Defines: []string{"MINI_DATASET"}}, Threads: 1, Runs: 1, Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewSearcher(r, e, MachineOf(model.Host(), 1), Options{Budget: 5, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Run(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Records) == 0 || !res.Records[0].Default {
+		t.Fatalf("the first record is not the default policy's: %+v", res.Records)
+	}
+	if len(res.Records) > 5 {
+		t.Errorf("%d evaluations, budget 5", len(res.Records))
+	}
+	codes := map[string]bool{}
+	for _, rec := range res.Records {
+		if rec.Error != "" {
+			t.Errorf("evaluation %d: %s", rec.Eval, rec.Error)
+		}
+		if codes[rec.Code] {
+			t.Errorf("code %s measured twice", rec.Code)
+		}
+		codes[rec.Code] = true
+		if rec.Time > 0 && rec.Time < res.Best.Time {
+			t.Errorf("record %d (%g s) beats the best (%g s)", rec.Eval, rec.Time, res.Best.Time)
+		}
+	}
+	dec, err := r.Apply(res.Best)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := r.Opt
+	opt.Decide = []pipeline.Decisions{dec}
+	code, err := pipeline.Optimize(r.File, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := hashCode(code); h != res.Best.Code {
+		t.Errorf("the best record's decisions give code %s, recorded %s", h, res.Best.Code)
+	}
+}

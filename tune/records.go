@@ -1,0 +1,112 @@
+package tune
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"slices"
+	"strings"
+)
+
+// Record is one evaluation, as a line of the records file (JSONL):
+// enough to resume a search, merge the records of several runs, and apply
+// the best decisions later (nestor opt --records).
+type Record struct {
+	File    string `json:"file"`   // the kernel file as given
+	Region  int    `json:"region"` // index of the region in the file
+	Machine string `json:"machine"`
+	Threads int    `json:"threads"`
+	Seed    int64  `json:"seed"`
+	Eval    int    `json:"eval"` // 1 for the first evaluation of the run
+	// Decisions maps each choice of the space to its value; Default
+	// marks the default policy's candidate (no choice fixed).
+	Decisions map[string]string `json:"decisions"`
+	Default   bool              `json:"default,omitempty"`
+	Code      string            `json:"code"`  // hash of the generated file
+	Bound     float64           `json:"bound"` // lower bound, seconds
+	// Time is the median of Times, in seconds; zero when Error is set.
+	Time  float64   `json:"time"`
+	Times []float64 `json:"times,omitempty"`
+	Error string    `json:"error,omitempty"`
+	Wrong bool      `json:"wrong,omitempty"`
+}
+
+// Key identifies the candidate of a record: its decisions in name order.
+func (r *Record) Key() string {
+	if r.Default {
+		return "default"
+	}
+	return decisionsKey(r.Decisions)
+}
+
+func decisionsKey(m map[string]string) string {
+	var b strings.Builder
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		fmt.Fprintf(&b, "%s=%s;", k, m[k])
+	}
+	return b.String()
+}
+
+// ReadRecords reads a records file; a missing file has none.
+func ReadRecords(path string) ([]Record, error) {
+	f, err := os.Open(path)
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return decodeRecords(f, path)
+}
+
+func decodeRecords(r io.Reader, name string) ([]Record, error) {
+	var out []Record
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 1<<26)
+	line := 0
+	for sc.Scan() {
+		line++
+		if strings.TrimSpace(sc.Text()) == "" {
+			continue
+		}
+		var rec Record
+		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
+			return nil, fmt.Errorf("%s:%d: %v", name, line, err)
+		}
+		out = append(out, rec)
+	}
+	return out, sc.Err()
+}
+
+// Best returns the fastest correct record of region k (of any file whose
+// records are given) measured on machine (any machine when empty), nil
+// when there is none.
+func Best(recs []Record, region int, machine string) *Record {
+	var best *Record
+	for i := range recs {
+		r := &recs[i]
+		if r.Region != region || r.Error != "" || r.Time <= 0 || machine != "" && r.Machine != machine {
+			continue
+		}
+		if best == nil || r.Time < best.Time {
+			best = r
+		}
+	}
+	return best
+}
+
+// Describe prints decisions compactly, in name order, leaving out the
+// choices that do not apply ("-").
+func Describe(m map[string]string) string {
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		if m[k] != "-" {
+			parts = append(parts, k+"="+m[k])
+		}
+	}
+	return strings.Join(parts, " ")
+}

@@ -1,0 +1,443 @@
+package tune
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"math/bits"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"nestor/pipeline"
+)
+
+// Options configures Search.
+type Options struct {
+	Budget int           // evaluations (default policy included); 0 means 50
+	Time   time.Duration // stop starting evaluations after this; 0: no limit
+	Seed   int64
+	// Order is the decision order: a choice whose name contains Order[i]
+	// is decided before those matching only later entries, and the rest
+	// after all of them, in the space's order. Nil: DefaultOrder.
+	Order []string
+	// Prior are records of earlier runs: a candidate they measured (same
+	// region, same machine) is not measured again.
+	Prior []Record
+	// Records receives each new record as a JSON line.
+	Records io.Writer
+	// File, Machine, Threads are copied into the records.
+	File    string
+	Machine string
+	Threads int
+	// Progress, when set, is called after every evaluation.
+	Progress func(Progress)
+}
+
+// DefaultOrder decides the most discriminating choices first (Telamon's
+// observation): the loop order and schedule, parallelism, tiling, the
+// order of loops in bands, then sizes, register tiles and reductions.
+var DefaultOrder = []string{"order", "fusion", "parallel", ".tile", "<", "wavefront", ".size", "jam", "rfactor"}
+
+// Progress reports a running search.
+type Progress struct {
+	Evals, Budget int
+	Best          time.Duration // zero before the first correct candidate
+	Default       time.Duration
+	Pruned        int // subtrees cut by the bound
+	Expanded      int // subtrees considered
+}
+
+// Result is the outcome of Search.
+type Result struct {
+	Best     *Record // fastest correct candidate (the default policy's when nothing beat it)
+	Default  *Record
+	Records  []Record // this run's evaluations, in order
+	Pruned   int      // subtrees cut because their bound exceeded the best time
+	Expanded int      // subtrees created
+	DeadEnds int      // decisions whose propagation emptied a domain
+	// Violations counts evaluations whose measured time was below the
+	// bound of their candidate (a bound that was not sound).
+	Violations int
+	// PrunedAt[k] and ExpandedAt[k] count the subtrees at depth k + 1
+	// (the paper's Table 3: the share of the first levels cut).
+	PrunedAt, ExpandedAt []int
+}
+
+// node is a node of the search tree: a partial candidate, reached from
+// its parent by fixing one choice to one value.
+type node struct {
+	choice int // the choice its children fix; -1 when the candidate is complete
+	vals   []int
+	kids   []*node
+	bound  float64
+	closed bool // evaluated, pruned, a dead end, or every child closed
+	depth  int
+}
+
+// Searcher runs the search of one region.
+type Searcher struct {
+	R    *Region
+	E    *Evaluator
+	M    Machine
+	Cost Cost
+	opt  Options
+	rank []int // per choice, its rank in the decision order
+	rng  *rand.Rand
+	done map[string]*Record // by code hash
+	res  *Result
+	best float64 // seconds
+}
+
+// NewSearcher prepares a search of r's space, evaluating with e on
+// machine m.
+func NewSearcher(r *Region, e *Evaluator, m Machine, opt Options) (*Searcher, error) {
+	if opt.Budget <= 0 {
+		opt.Budget = 50
+	}
+	if opt.Order == nil {
+		opt.Order = DefaultOrder
+	}
+	p := r.File.Scops[r.Index].Prog
+	names := make([]string, len(p.Params))
+	for k, q := range p.Params {
+		names[k] = q.Name
+	}
+	params, err := e.params(names)
+	if err != nil {
+		return nil, err
+	}
+	cost, err := CostOf(p, params)
+	if err != nil {
+		return nil, err
+	}
+	s := &Searcher{R: r, E: e, M: m, Cost: cost, opt: opt, rng: rand.New(rand.NewPCG(uint64(opt.Seed), 0x6e6573746f72)),
+		done: map[string]*Record{}, res: &Result{}, best: math.Inf(1)}
+	s.rank = make([]int, len(r.Space.Choices))
+	for c, ch := range r.Space.Choices {
+		s.rank[c] = len(opt.Order)
+		for k, pat := range opt.Order {
+			if strings.Contains(ch.Name, pat) {
+				s.rank[c] = k
+				break
+			}
+		}
+	}
+	for i := range opt.Prior {
+		rec := &opt.Prior[i]
+		if rec.Region == r.Index && (opt.Machine == "" || rec.Machine == opt.Machine) && rec.Code != "" {
+			s.done[rec.Code] = rec
+		}
+	}
+	return s, nil
+}
+
+// next returns the open choice of d to decide next, -1 when d is
+// complete.
+func (s *Searcher) next(d *Domains) int {
+	best := -1
+	for c := range s.R.Space.Choices {
+		if _, fixed := d.Fixed(c); fixed {
+			continue
+		}
+		if best < 0 || s.rank[c] < s.rank[best] {
+			best = c
+		}
+	}
+	return best
+}
+
+// Run searches until the budget of evaluations or time is spent or the
+// tree is exhausted, and returns the best candidate found.
+func (s *Searcher) Run(ctx context.Context) (*Result, error) {
+	start := time.Now()
+	// The default policy first: it is what nestor opt writes, and its
+	// time lets the bound prune from the first descent.
+	def, err := s.evaluate(ctx, nil, s.M.bound(s.Cost, 1), true)
+	if err != nil {
+		return nil, err
+	}
+	s.res.Default = def
+	d, ok := s.R.Space.NewDomains()
+	if !ok {
+		return s.finish(), nil
+	}
+	root := &node{choice: s.next(d), bound: s.R.Bound(d, s.M, s.Cost)}
+	mark := d.Mark()
+	evals := 1
+	for tries := 0; evals < s.opt.Budget && !root.closed && tries < 50*s.opt.Budget; tries++ {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if s.opt.Time > 0 && time.Since(start) > s.opt.Time {
+			break
+		}
+		d.Undo(mark)
+		path := []*node{root}
+		n := root
+		for n.choice >= 0 {
+			if n.kids == nil {
+				s.expand(n, d)
+			}
+			k := s.pick(n)
+			if k < 0 {
+				n.closed = true
+				break
+			}
+			if !d.Restrict(n.choice, 1<<n.vals[k]) {
+				n.kids[k].closed = true // cannot happen: expand propagated it
+				break
+			}
+			n = n.kids[k]
+			path = append(path, n)
+		}
+		if n.choice < 0 && !n.closed {
+			rec, err := s.evaluate(ctx, d, n.bound, false)
+			if err != nil {
+				return nil, err
+			}
+			n.closed = true
+			if rec != nil {
+				evals++
+			}
+		}
+		for k := len(path) - 1; k >= 0; k-- {
+			p := path[k]
+			if p.kids != nil && !slices.ContainsFunc(p.kids, func(c *node) bool { return !c.closed }) {
+				p.closed = true
+			}
+		}
+	}
+	return s.finish(), nil
+}
+
+// expand creates n's children: one per value of its choice, each
+// propagated; a dead end is closed at once.
+func (s *Searcher) expand(n *node, d *Domains) {
+	dom := d.Dom(n.choice)
+	for dom != 0 {
+		v := bits.TrailingZeros64(dom)
+		dom &^= 1 << v
+		kid := &node{depth: n.depth + 1}
+		m := d.Mark()
+		if d.Restrict(n.choice, 1<<v) {
+			kid.bound = s.R.Bound(d, s.M, s.Cost)
+			kid.choice = s.next(d)
+		} else {
+			kid.closed = true
+			s.res.DeadEnds++
+		}
+		d.Undo(m)
+		n.vals = append(n.vals, v)
+		n.kids = append(n.kids, kid)
+		s.res.Expanded++
+		for len(s.res.ExpandedAt) < kid.depth {
+			s.res.ExpandedAt = append(s.res.ExpandedAt, 0)
+			s.res.PrunedAt = append(s.res.PrunedAt, 0)
+		}
+		s.res.ExpandedAt[kid.depth-1]++
+	}
+}
+
+// pick returns the child of n to descend into, -1 when none is left. A
+// child whose bound is no better than the best time is cut; among the
+// others, one is drawn with probability proportional to how much better
+// than the best time its bound is (uniformly before any time is known).
+func (s *Searcher) pick(n *node) int {
+	var open []int
+	var weights []float64
+	total := 0.0
+	for k, kid := range n.kids {
+		if kid.closed {
+			continue
+		}
+		if kid.bound >= s.best {
+			kid.closed = true
+			s.res.Pruned++
+			s.res.PrunedAt[kid.depth-1]++
+			continue
+		}
+		w := 1.0
+		if !math.IsInf(s.best, 1) {
+			w = s.best - kid.bound
+		}
+		open = append(open, k)
+		weights = append(weights, w)
+		total += w
+	}
+	if len(open) == 0 {
+		return -1
+	}
+	x := s.rng.Float64() * total
+	for i, w := range weights {
+		if x < w {
+			return open[i]
+		}
+		x -= w
+	}
+	return open[len(open)-1]
+}
+
+// evaluate generates, checks and times the candidate d (the default
+// policy when def is set). It returns nil when the candidate's code was
+// measured before (in this run or a prior one): no evaluation is spent.
+func (s *Searcher) evaluate(ctx context.Context, d *Domains, bound float64, def bool) (*Record, error) {
+	opt := s.R.Opt
+	opt.Notes = nil
+	rec := &Record{File: s.opt.File, Region: s.R.Index, Machine: s.opt.Machine, Threads: s.opt.Threads, Seed: s.opt.Seed, Default: def, Bound: bound}
+	if d != nil {
+		opt.Decide = make([]pipeline.Decisions, max(s.R.Index+1, len(opt.Decide)))
+		copy(opt.Decide, s.R.Opt.Decide)
+		opt.Decide[s.R.Index] = s.R.Decisions(d)
+		rec.Decisions = d.Assignment()
+	}
+	code, err := pipeline.Optimize(s.R.File, opt)
+	if err != nil {
+		return nil, fmt.Errorf("tune: generating %s: %w", decisionsKey(rec.Decisions), err)
+	}
+	rec.Code = hashCode(code)
+	if prev, ok := s.done[rec.Code]; ok && !def {
+		return nil, nil
+	} else if ok && def {
+		cp := *prev
+		cp.Default, cp.Decisions = true, nil
+		s.note(&cp)
+		return &cp, nil
+	}
+	rec.Eval = len(s.res.Records) + 1
+	m := s.E.Eval(ctx, fmt.Sprintf("c%04d", rec.Eval), filepath.Base(s.R.File.Path), code)
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	rec.Error, rec.Wrong = m.Err, m.Wrong
+	if m.Err == "" {
+		rec.Time = m.Time.Seconds()
+		for _, t := range m.Times {
+			rec.Times = append(rec.Times, t.Seconds())
+		}
+		if rec.Time < rec.Bound {
+			s.res.Violations++
+		}
+	}
+	s.done[rec.Code] = rec
+	s.res.Records = append(s.res.Records, *rec)
+	if s.opt.Records != nil {
+		line, _ := json.Marshal(rec)
+		if _, err := s.opt.Records.Write(append(line, '\n')); err != nil {
+			return nil, err
+		}
+	}
+	s.note(rec)
+	return rec, nil
+}
+
+// note updates the best time with rec and reports progress.
+func (s *Searcher) note(rec *Record) {
+	if rec.Error == "" && rec.Time > 0 && rec.Time < s.best {
+		s.best = rec.Time
+		s.res.Best = rec
+	}
+	if s.opt.Progress != nil {
+		p := Progress{Evals: len(s.res.Records), Budget: s.opt.Budget, Pruned: s.res.Pruned, Expanded: s.res.Expanded}
+		if s.res.Best != nil {
+			p.Best = time.Duration(s.res.Best.Time * 1e9)
+		}
+		if s.res.Default != nil {
+			p.Default = time.Duration(s.res.Default.Time * 1e9)
+		}
+		s.opt.Progress(p)
+	}
+}
+
+func (s *Searcher) finish() *Result {
+	if s.res.Best == nil {
+		s.res.Best = s.res.Default
+	}
+	return s.res
+}
+
+// Apply returns the decisions of record rec for r: each recorded choice
+// fixed to its value (the default policy's record: none). The error says
+// when the record does not fit r's space (another version of the file or
+// of nestor).
+func (r *Region) Apply(rec *Record) (pipeline.Decisions, error) {
+	if rec.Default {
+		return pipeline.Decisions{}, nil
+	}
+	d, ok := r.Space.NewDomains()
+	if !ok {
+		return pipeline.Decisions{}, fmt.Errorf("tune: region %d has no candidate", r.Index)
+	}
+	for name, v := range rec.Decisions {
+		c := r.Space.lookup(name)
+		if c < 0 || r.Space.set(c, v) == 0 {
+			return pipeline.Decisions{}, fmt.Errorf("tune: the record's choice %s=%s is not in the region's space", name, v)
+		}
+		if !d.Restrict(c, r.Space.set(c, v)) {
+			return pipeline.Decisions{}, fmt.Errorf("tune: the record's decisions contradict the region's constraints at %s=%s", name, v)
+		}
+	}
+	return r.Decisions(d), nil
+}
+
+// Estimate samples n random descents of r's space (decisions in order,
+// values uniformly, with propagation) and returns Knuth's estimate of the
+// number of complete candidates (the mean of the products of the
+// branching factors met) and the share of descents that met a dead end
+// (Chen's heuristic sampling refines the same estimator).
+func (r *Region) Estimate(n int, seed int64) (size float64, deadRatio float64) {
+	rng := rand.New(rand.NewPCG(uint64(seed), 1))
+	d, ok := r.Space.NewDomains()
+	if !ok {
+		return 0, 1
+	}
+	mark := d.Mark()
+	dead := 0
+	for range n {
+		d.Undo(mark)
+		prod := 1.0
+		for {
+			c := -1
+			for k := range r.Space.Choices {
+				if _, fixed := d.Fixed(k); !fixed {
+					c = k
+					break
+				}
+			}
+			if c < 0 {
+				break
+			}
+			dom := d.Dom(c)
+			k := bits.OnesCount64(dom)
+			prod *= float64(k)
+			pick := rng.IntN(k)
+			v := 0
+			for x := dom; ; x &= x - 1 {
+				if pick == 0 {
+					v = bits.TrailingZeros64(x)
+					break
+				}
+				pick--
+			}
+			if !d.Restrict(c, 1<<v) {
+				dead++
+				prod = 0
+				break
+			}
+		}
+		size += prod / float64(n)
+	}
+	return size, float64(dead) / float64(n)
+}
+
+// hashCode names generated code in records: equal code is measured once.
+func hashCode(code []byte) string {
+	sum := sha256.Sum256(code)
+	return hex.EncodeToString(sum[:8])
+}

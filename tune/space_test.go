@@ -1,0 +1,130 @@
+package tune
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"nestor/frontend"
+	"nestor/pipeline"
+	"nestor/sched"
+)
+
+// region parses kernel name of the corpus at MINI size and builds the
+// space of its first region.
+func region(t *testing.T, name string) *Region {
+	t.Helper()
+	f, err := frontend.ParseFile("../testdata/kernels/"+name+".c", frontend.Config{Defines: []string{"MINI_DATASET"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewRegion(f, 0, pipeline.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// randomComplete fixes the open choices of d one by one to random values
+// of their domains, propagating; false at a dead end.
+func randomComplete(d *Domains, rng *rand.Rand) bool {
+	for c := range d.sp.Choices {
+		if _, ok := d.Fixed(c); ok {
+			continue
+		}
+		var vals []int
+		for v := range d.sp.Choices[c].Values {
+			if d.Dom(c)&(1<<v) != 0 {
+				vals = append(vals, v)
+			}
+		}
+		if !d.Restrict(c, 1<<vals[rng.IntN(len(vals))]) {
+			return false
+		}
+	}
+	return true
+}
+
+// TestOrderPairs checks the order choices of gemm's band: propagation
+// closes them transitively, every complete candidate orders the band's
+// loops as a permutation, and Undo restores the domains.
+func TestOrderPairs(t *testing.T) {
+	r := region(t, "gemm")
+	sp := r.Space
+	d, ok := sp.NewDomains()
+	if !ok {
+		t.Fatal("no candidate")
+	}
+	before := d.String()
+	mark := d.Mark()
+	ij, jk, ik := sp.lookup("smart.b1.i<j"), sp.lookup("smart.b1.j<k"), sp.lookup("smart.b1.i<k")
+	if ij < 0 || jk < 0 || ik < 0 {
+		t.Fatalf("gemm's band has no order pairs i<j, j<k, i<k:\n%s", sp)
+	}
+	if !d.Restrict(ij, sp.set(ij, "before")) || !d.Restrict(jk, sp.set(jk, "before")) {
+		t.Fatal("dead end after i before j, j before k")
+	}
+	if got := d.Value(ik); got != "before" {
+		t.Errorf("i before j before k: i<k is %q, want before (transitivity)", got)
+	}
+	// The pairs are relevant: the order is the schedule's.
+	if got := d.Value(r.order); got != "schedule" {
+		t.Errorf("fixing a band's order left order = %q, want schedule", got)
+	}
+	d.Undo(mark)
+	if after := d.String(); after != before {
+		t.Errorf("Undo did not restore the domains:\n%s\nwant\n%s", after, before)
+	}
+	// A cycle is a dead end.
+	if d.Restrict(ij, sp.set(ij, "before")) && d.Restrict(jk, sp.set(jk, "before")) && d.Restrict(ik, sp.set(ik, "after")) {
+		t.Error("i before j before k before i was accepted")
+	}
+	d.Undo(mark)
+
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 200 {
+		d.Undo(mark)
+		if !randomComplete(d, rng) {
+			t.Fatal("a random descent met a dead end: the constraints should only fix irrelevant choices")
+		}
+		dec := r.Decisions(d)
+		if d.Value(r.order) != "schedule" {
+			if len(dec.Bands) != 0 {
+				t.Errorf("order %s with band decisions %v", d.Value(r.order), dec.Bands)
+			}
+			continue
+		}
+		for _, b := range dec.Bands {
+			if !validPerm(b.Order) || len(b.Order) != 3 {
+				t.Fatalf("band order %v is not a permutation of gemm's 3 loops:\n%s", b.Order, d)
+			}
+		}
+	}
+}
+
+// TestRecordsApply checks that a complete candidate's record reproduces
+// its decisions through Apply.
+func TestRecordsApply(t *testing.T) {
+	r := region(t, "2mm")
+	d, _ := r.Space.NewDomains()
+	rng := rand.New(rand.NewPCG(3, 4))
+	mark := d.Mark()
+	for range 50 {
+		d.Undo(mark)
+		if !randomComplete(d, rng) {
+			t.Fatal("dead end")
+		}
+		rec := &Record{Decisions: d.Assignment()}
+		got, err := r.Apply(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := r.Decisions(d)
+		if got.Order != want.Order || got.Fusion != want.Fusion || got.Parallel != want.Parallel || got.Jam != want.Jam || got.Rfactor != want.Rfactor ||
+			!slices.EqualFunc(got.Bands, want.Bands, func(a, b sched.BandPlan) bool {
+				return slices.Equal(a.Order, b.Order) && a.Tile == b.Tile && slices.Equal(a.Sizes, b.Sizes) && a.Wavefront == b.Wavefront
+			}) {
+			t.Fatalf("Apply(record) = %+v, want %+v", got, want)
+		}
+	}
+}
