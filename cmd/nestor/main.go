@@ -29,7 +29,7 @@ type command struct {
 // results to out.
 type runFunc func(out io.Writer, args []string) error
 
-var commands = []*command{optCommand, checkCommand, depsCommand, schedCommand, benchCommand, machineCommand, versionCommand}
+var commands = []*command{optCommand, checkCommand, depsCommand, schedCommand, benchCommand, machineCommand, workerCommand, versionCommand}
 
 // A command whose name has two words ("assoc gen") is a subcommand: the
 // files that define them append them to commands in an init function.
