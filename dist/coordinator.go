@@ -108,7 +108,7 @@ type Coordinator struct {
 
 // Start starts a coordinator: the embedded server unless Options.Server
 // is set, the streams, and the local workers.
-func Start(ctx context.Context, o Options) (c *Coordinator, err error) {
+func Start(ctx context.Context, o Options) (_ *Coordinator, err error) {
 	if o.AckWait <= 0 {
 		o.AckWait = DefaultAckWait
 	}
@@ -125,7 +125,7 @@ func Start(ctx context.Context, o Options) (c *Coordinator, err error) {
 	if err != nil {
 		return nil, err
 	}
-	c = &Coordinator{
+	c := &Coordinator{
 		opts: o, names: n,
 		answered: map[string]bool{}, submitted: map[string]bool{},
 		wake: make(chan struct{}, 1),
@@ -144,7 +144,7 @@ func Start(ctx context.Context, o Options) (c *Coordinator, err error) {
 			return nil, err
 		}
 	}
-	if c.nc, err = connect(c.url, "nestor coordinator", o.Creds, o.TLS); err != nil {
+	if c.nc, err = connect(c.url, "nestor coordinator", o.Creds, o.TLS, o.Log); err != nil {
 		return nil, err
 	}
 	if c.js, err = jetstream.New(c.nc); err != nil {

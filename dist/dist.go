@@ -58,9 +58,13 @@ type TLSFiles struct {
 }
 
 // connect opens a connection to the NATS server at url.
-func connect(url, name, creds string, tls TLSFiles) (*nats.Conn, error) {
+// Asynchronous errors (a permission violation) go to logf.
+func connect(url, name, creds string, tls TLSFiles, logf func(string, ...any)) (*nats.Conn, error) {
 	opts := []nats.Option{
 		nats.Name(name),
+		nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
+			logf("dist: %s: %v", name, err)
+		}),
 		nats.MaxReconnects(-1),
 		nats.ReconnectWait(500 * time.Millisecond),
 	}

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -585,4 +586,81 @@ func TestMaxDeliveriesAdvisory(t *testing.T) {
 		}
 	}
 	t.Fatal("gave up waiting for the coordinator's error result")
+}
+
+// TestSharedServer runs a server from the configuration that
+// docs/DISTRIBUTED.md shows (testdata/nats-server.conf): a coordinator and
+// a worker work with their users' permissions, and the worker's user
+// cannot publish tasks.
+func TestSharedServer(t *testing.T) {
+	t.Setenv("NESTOR_COORDINATOR_PASSWORD", "c-secret")
+	t.Setenv("NESTOR_WORKER_PASSWORD", "w-secret")
+	opts, err := server.ProcessConfigFile("testdata/nats-server.conf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.Host, opts.Port, opts.StoreDir = "127.0.0.1", server.RANDOM_PORT, t.TempDir()
+	opts.NoLog, opts.NoSigs = true, true
+	srv, err := server.NewServer(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Start()
+	defer srv.Shutdown()
+	if !srv.ReadyForConnections(testTimeout) {
+		t.Fatal("server did not start")
+	}
+	url := func(user, pw string) string {
+		return strings.Replace(srv.ClientURL(), "nats://", "nats://"+user+":"+pw+"@", 1)
+	}
+	ctx := context.Background()
+	// Denied requests go unanswered: a short deadline ends them.
+	short, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	if _, err := Start(short, Options{Server: url("worker", "w-secret"), LocalSlots: -1}); err == nil {
+		t.Error("a worker's user could start a coordinator")
+	}
+	if _, err := Start(ctx, Options{Server: url("coordinator", "wrong"), LocalSlots: -1}); err == nil {
+		t.Error("a wrong password was accepted")
+	}
+	c, err := Start(ctx, Options{Server: url("coordinator", "c-secret"), LocalSlots: -1, MaxDeliver: 1, AckWait: testAckWait})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	stop := localWorkers(t, url("worker", "w-secret"), "", t.TempDir(), 2)
+	defer stop()
+	tasks := append(squareTasks(1, 2, 3), Task{ID: "unknown", Kind: "no.such.kind"})
+	if _, err := c.Submit(ctx, tasks); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range takeResults(t, c, len(tasks)) {
+		if r.TaskID == "unknown" {
+			if !strings.Contains(r.Err, "no evaluator") {
+				t.Errorf("task of an unknown kind: %+v", r)
+			}
+			continue
+		}
+		checkSquare(t, r)
+	}
+
+	// The worker's user may not publish a task.
+	nc, err := nats.Connect(url("worker", "w-secret"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, _ := jetstream.New(nc)
+	pctx, cancel2 := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel2()
+	data, _ := json.Marshal(squareTasks(9)[0])
+	if _, err := js.Publish(pctx, "nestor.work.tasks", data); err == nil {
+		t.Error("the worker's user published a task")
+	}
+	if n, err := c.Submit(ctx, squareTasks(1, 2, 3, 4)); err != nil || n != 1 {
+		t.Errorf("Submit: %d, %v; want 1", n, err)
+	}
+	if r := takeResults(t, c, 1)[0]; r.TaskID != "sq-04" {
+		t.Errorf("result of %s, want sq-04 (and none of sq-09)", r.TaskID)
+	}
 }

@@ -71,7 +71,7 @@ func Work(ctx context.Context, o WorkerOptions, evals map[string]Evaluator) erro
 		host, _ := os.Hostname()
 		o.Name = fmt.Sprintf("%s-%d", host, os.Getpid())
 	}
-	nc, err := connect(o.URL, "nestor worker "+o.Name, o.Creds, o.TLS)
+	nc, err := connect(o.URL, "nestor worker "+o.Name, o.Creds, o.TLS, o.Log)
 	if err != nil {
 		return err
 	}
