@@ -41,6 +41,9 @@ func Check(p *Program) error {
 				return fmt.Errorf("ir: array %s dimension %d: %v", a.Name, d, err)
 			}
 		}
+		if err := checkMembers(a); err != nil {
+			return fmt.Errorf("ir: array %s: %v", a.Name, err)
+		}
 	}
 	for k, s := range p.Stmts {
 		if err := checkStmt(p, s); err != nil {
@@ -101,6 +104,11 @@ func checkStmt(p *Program, s *Stmt) error {
 		for j, e := range a.Index {
 			if err := checkAff(e, d, np, 0); err != nil {
 				return fmt.Errorf("access %d subscript %d: %v", k, j, err)
+			}
+		}
+		if m := len(arr.Members); m > 0 {
+			if x := a.Index[len(a.Index)-1]; !x.IsConst() || x.Const < 0 || x.Const >= int64(m) {
+				return fmt.Errorf("access %d to %s selects member %s, not a constant in [0, %d)", k, arr.Name, FormatAff(x, StmtNames(p, s)), m)
 			}
 		}
 	}
@@ -243,6 +251,29 @@ func checkTree(p *Program) error {
 				return fmt.Errorf("ir: stmts %s and %s both sit at position %v", s.Name, t.Name, s.Beta[:k+1])
 			}
 		}
+	}
+	return nil
+}
+
+// checkMembers verifies the shape of an array of structs: distinct member
+// names that are C identifiers, and a last dimension that is the constant
+// number of members.
+func checkMembers(a *Array) error {
+	if a.Members == nil {
+		return nil
+	}
+	if len(a.Members) == 0 || a.Rank() == 0 {
+		return fmt.Errorf("struct elements with %d members and %d dimensions", len(a.Members), a.Rank())
+	}
+	if last := a.Dims[a.Rank()-1]; !last.IsConst() || last.Const != int64(len(a.Members)) {
+		return fmt.Errorf("last dimension is not the constant number of members %d", len(a.Members))
+	}
+	seen := map[string]bool{}
+	for _, m := range a.Members {
+		if !isIdent(m) || seen[m] {
+			return fmt.Errorf("member %q is not an identifier or repeated", m)
+		}
+		seen[m] = true
 	}
 	return nil
 }

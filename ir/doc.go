@@ -34,6 +34,9 @@
 //     (Op != Assign) has Accesses[1] reading the same element.
 //   - Every Load names an existing read access, and the subscripts of an
 //     access match the rank of its array.
+//   - An array of structs (Array.Members) has distinct member names and
+//     the constant len(Members) as its last dimension, and every access
+//     subscripts that dimension with a constant member index.
 //   - Beta vectors have len(Iters)+1 entries and are pairwise distinct;
 //     statements that share a loop (a common Beta prefix of length k+1 with
 //     k loops) agree on the names and directions of those k loops.
@@ -44,7 +47,9 @@
 // # Limits
 //
 // Bodies are single assignments; there are no calls with side effects and no
-// pointers. Sizes and subscripts are affine without floor division (the
+// pointers. Structs are modeled only as arrays of structs whose members
+// share one scalar type (Array.Members), each member a slot of a last,
+// constant dimension. Sizes and subscripts are affine without floor division (the
 // front end splits a statement whose subscript is affine piecewise, such
 // as t % 2, into one statement per piece).
 package ir

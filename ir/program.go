@@ -1,6 +1,9 @@
 package ir
 
-import "go/token"
+import (
+	"go/token"
+	"strings"
+)
 
 // Program is one static-control region (scop) of a C function.
 type Program struct {
@@ -57,6 +60,30 @@ type Array struct {
 	// rank 1 on the heap for the region (an expanded scalar, package
 	// expand, whose size is a parameter) rather than on the stack.
 	Heap bool
+	// Members, when not nil, says the variable's elements are structs
+	// whose members all have type Elem, named Members in the order of
+	// their offsets, with no padding ("struct cpx { double re, im; }"):
+	// the memory is exactly that of Elem[d1]...[dk][len(Members)], so the
+	// last dimension is the constant len(Members) and selects the member.
+	// Every access subscripts it with a constant, which prints as the
+	// member: b[i][j][1] is b[i][j].im (see Array.Element).
+	Members []string
+}
+
+// Element prints the element of a at the subscripts idx in C syntax, each
+// subscript printed by sub: "A[i][j]", or "b[i][j].im" for an array of
+// structs, whose last subscript is a constant member index.
+func (a *Array) Element(idx []Aff, sub func(Aff) string) string {
+	var b strings.Builder
+	b.WriteString(a.Name)
+	for k, x := range idx {
+		if k == len(idx)-1 && a.Members != nil && x.Const >= 0 && x.Const < int64(len(a.Members)) {
+			b.WriteString("." + a.Members[x.Const])
+			break
+		}
+		b.WriteString("[" + sub(x) + "]")
+	}
+	return b.String()
 }
 
 // Rank is the number of dimensions of a.
