@@ -388,10 +388,7 @@ func (pr *printer) loop(l *Loop, depth int) {
 		var keys []string
 		for _, br := range l.BodyRegisters {
 			arr := pr.p.Arrays[br.Array]
-			text := arr.Name
-			for _, x := range br.Elem {
-				text += "[" + pr.aff(x, nil) + "]"
-			}
+			text := arr.Element(br.Elem, func(x ir.Aff) string { return pr.aff(x, nil) })
 			if _, ok := pr.regs[text]; ok {
 				continue // an enclosing loop holds it already
 			}
@@ -707,15 +704,11 @@ func (pr *printer) stmt(s *ir.Stmt, in *Instance, iters []string) string {
 // access prints an array element, its subscripts in terms of the loop
 // counters.
 func (pr *printer) access(a *ir.Access, in *Instance) string {
-	var b strings.Builder
-	b.WriteString(pr.p.Arrays[a.Array].Name)
-	for _, x := range a.Index {
-		b.WriteString("[" + pr.aff(compose(x, in.Iters), nil) + "]")
-	}
-	if r, ok := pr.regs[b.String()]; ok {
+	text := rawAccess(pr, a, in)
+	if r, ok := pr.regs[text]; ok {
 		return r
 	}
-	return b.String()
+	return text
 }
 
 // compose returns a, an affine form of a statement's counters, as a form of

@@ -581,12 +581,7 @@ func (pr *printer) redExpr(r *Reduction, e ir.Expr, in *Instance, vars, ys []str
 
 // rawAccess prints an element without the register substitution.
 func rawAccess(pr *printer, a *ir.Access, in *Instance) string {
-	var b strings.Builder
-	b.WriteString(pr.p.Arrays[a.Array].Name)
-	for _, x := range a.Index {
-		b.WriteString("[" + pr.aff(compose(x, in.Iters), nil) + "]")
-	}
-	return b.String()
+	return pr.p.Arrays[a.Array].Element(a.Index, func(x ir.Aff) string { return pr.aff(compose(x, in.Iters), nil) })
 }
 
 // isIdent reports whether s is a C identifier.
