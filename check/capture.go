@@ -55,7 +55,7 @@ func (h *harness) planCapture(scop *frontend.Scop) {
 		if a.Storage != ir.FuncLocal || h.value(a.Name) != nil || h.local(a.Name) != nil {
 			continue
 		}
-		v := &value{name: a.Name, elem: a.Elem, role: roleLocal, rank: a.Rank()}
+		v := &value{name: a.Name, elem: a.Elem, role: roleLocal, rank: a.Rank(), members: a.Members != nil}
 		ok := true
 		for _, d := range a.Dims {
 			if absent(d) {
@@ -92,7 +92,9 @@ func (h *harness) captureLine() string {
 		}
 		addr, dims := "&"+v.name, "0"
 		if v.rank > 0 {
-			addr = v.name
+			if !v.members || v.rank > 1 {
+				addr = v.name // an array: its address (a struct's is &v)
+			}
 			dims = "(const long long[]){" + strings.Join(wrapEach(v.dims, "(long long)", ""), ", ") + "}"
 		}
 		fmt.Fprintf(&b, " nestor_capture_put(\"%s\", (const void *)%s, sizeof(%s), %d, %d, %s);", v.name, addr, cType(v.elem), ld, v.rank, dims)
@@ -147,7 +149,7 @@ func (h *harness) planEndCapture(scops []*frontend.Scop) {
 				!(a.Storage == ir.FuncLocal || a.Storage == ir.ScopLocal && a.Rank() > 0) {
 				continue
 			}
-			v := &value{name: a.Name, elem: a.Elem, role: roleLocal, rank: a.Rank(), written: true}
+			v := &value{name: a.Name, elem: a.Elem, role: roleLocal, rank: a.Rank(), members: a.Members != nil, written: true}
 			for _, d := range a.Dims {
 				if absent(d) || len(d.Param) > 0 && slices.ContainsFunc(d.Param, func(c int64) bool { return c != 0 }) {
 					continue arrays // only constant sizes are known after main returns

@@ -53,6 +53,10 @@
 // Data files are the values in manifest order, raw bytes in the machine's
 // layout (long double is written as double).
 //
+// An array of structs (ir.Array.Members, complex numbers as struct cpx) is
+// allocated, filled and compared as the array of its members it is in
+// memory: b[n][n] of struct cpx is double[n][n][2].
+//
 // # Limits
 //
 // An array parameter whose first size is left out ("A[][n]", "double *A")

@@ -30,11 +30,15 @@ const (
 
 // value is a variable of the harness's main, or a global it fills.
 type value struct {
-	name    string
-	elem    ir.Type
-	role    role
-	dims    []string // C expressions of the sizes (roleArray)
-	rank    int
+	name string
+	elem ir.Type
+	role role
+	dims []string // C expressions of the sizes (roleArray)
+	rank int
+	// members marks an array of structs (ir.Array.Members): its last
+	// dimension, counted in rank, selects the member, so C subscripts
+	// rank-1 dimensions.
+	members bool
 	written bool // some scop of the kernel writes it
 	// required marks a size that is a parameter of the scop: without a
 	// value the harness does not compile. Otherwise a size takes fallback
@@ -138,7 +142,7 @@ func (h *harness) addGlobals(scops []*frontend.Scop, written map[string]bool) {
 				continue
 			}
 			seen[a.Name] = true
-			h.values = append(h.values, &value{name: a.Name, elem: a.Elem, role: roleGlobal, rank: a.Rank(), written: written[a.Name]})
+			h.values = append(h.values, &value{name: a.Name, elem: a.Elem, role: roleGlobal, rank: a.Rank(), members: a.Members != nil, written: written[a.Name]})
 		}
 	}
 }
@@ -603,6 +607,10 @@ func (v *value) dimExprs() []string {
 	ds := make([]string, v.rank)
 	for k := range ds {
 		ds[k] = fmt.Sprintf("sizeof(%s%s) / sizeof(%s%s)", v.name, strings.Repeat("[0]", k), v.name, strings.Repeat("[0]", k+1))
+		if v.members && k == v.rank-1 {
+			// The struct's members, all of the element type.
+			ds[k] = fmt.Sprintf("sizeof(%s%s) / sizeof(%s)", v.name, strings.Repeat("[0]", k), cType(v.elem))
+		}
 	}
 	return ds
 }
