@@ -79,6 +79,9 @@ func (b *builder) aff(e cc.ExpressionNode, mode affMode) (ir.Aff, string, bool) 
 		if mode != affSize {
 			for k := len(b.loops) - 1; k >= 0; k-- {
 				if b.loops[k].decl == d {
+					if v := b.loops[k].value; v != nil {
+						return padAff(*v, len(b.loops), b.np, 0), "", true
+					}
 					a := ir.NewAff(len(b.loops), b.np, 0)
 					a.Iter[k] = 1
 					return a, "", true

@@ -15,7 +15,12 @@
 // swapped forms, as MIN/MAX macros expand to), floor and ceiling division
 // as nestor's nestor_floord/nestor_ceild expand, division by a positive
 // constant, and x % c for a constant c > 0. A step s ≠ ±1 adds the local
-// q = ⌊(i − lb)/s⌋ with i − lb − s·q = 0. A loop without initialization,
+// q = ⌊(i − lb)/s⌋ with i − lb − s·q = 0, except when a subscript of its
+// body divides the counter (A[i/3] in "i += 3"): such a loop is counted by
+// its trip number k ≥ 0, the counter read everywhere as lb + s·k, so that
+// i/3 is affine when 3 divides lb's coefficients (normalize in stmt.go;
+// the counter's value after such a loop is not known). A loop without
+// initialization,
 // "for (; i < n; i++)", starts from the counter's known value (below). If
 // statements with such conditions guard their branches; an else branch
 // needs a condition that is one inequality. An if whose condition reads
@@ -24,7 +29,10 @@
 // evaluated once before them into a region-local int (select.go). Bodies
 // are "lhs = rhs;" and "lhs op= rhs;", chained ("a1 = a5 = k;": the inner
 // assignment runs first and the outer one reads its left side back), with
-// lhs an array element with affine subscripts or a scalar, declarations
+// lhs an array element with affine subscripts or a scalar, or a member of
+// either ("b[i][j].re", "z.im", "p->re" for p[0].re) when the struct's
+// members share one scalar type without padding: the variable is then an
+// ir.Array with Members, the member a constant last subscript, declarations
 // "T x = e;" (a region-local scalar), "T *p = __builtin_malloc(sizeof(T)
 // * (e));" (a region-local heap array of e elements, as nestor's output
 // expands a scalar; its free is nothing), and "(void)x;" (nothing). Right-hand
@@ -91,11 +99,14 @@
 // # Limits
 //
 // Pointers (other than "T *p" parameters, described with Pointer set, and
-// "T (*A)[n]" parameters, described as "T A[][n]"), struct members,
+// "T (*A)[n]" parameters, described as "T A[][n]"; "struct s *p" is
+// described as "struct s p[][members]"), unions, structs with members of
+// different types, padding, nested structs or array members, whole-struct
+// reads and writes, arrays of structs declared inside the region,
 // while/do/goto/break/continue/return/switch, calls other than the above,
 // increments inside expressions, comma assignments, and non-affine
 // subscripts or bounds are rejected. A subscript that needs a floor
-// division (i/3 in a loop with step 3, or the counter a loop with a step
-// leaves) is rejected: subscripts stay affine in the counters and
-// parameters.
+// division (i/3 where i starts at n in a loop with step 3, or the counter
+// a loop with a step leaves) is rejected: subscripts stay affine in the
+// counters and parameters.
 package frontend

@@ -105,6 +105,14 @@ func (b *builder) emit(n cc.Node, s *body, op ir.AssignOp, rhs ir.Expr, text str
 func (b *builder) ref(e cc.ExpressionNode, write bool) (int, []ir.Aff, bool) {
 	var subs []cc.ExpressionNode
 	x := unparen(e)
+	// "b[i][j].re": a member of an array of structs (ir.Array.Members).
+	// "p->re" is p[0].re.
+	var member *cc.PostfixExpression
+	arrow := false
+	if pe, ok := x.(*cc.PostfixExpression); ok && (pe.Case == cc.PostfixExpressionSelect || pe.Case == cc.PostfixExpressionPSelect) {
+		member, arrow = pe, pe.Case == cc.PostfixExpressionPSelect
+		x = unparen(pe.PostfixExpression)
+	}
 	for {
 		pe, ok := x.(*cc.PostfixExpression)
 		if !ok || pe.Case != cc.PostfixExpressionIndex {
@@ -139,17 +147,38 @@ func (b *builder) ref(e cc.ExpressionNode, write bool) (int, []ir.Aff, bool) {
 		return -1, nil, false
 	}
 	arr := b.prog.Arrays[k]
-	if len(subs) != arr.Rank() {
-		if len(subs) < arr.Rank() {
-			b.unsupported(e, "pointer arithmetic: array %s used with %d of its %d subscripts", d.Name(), len(subs), arr.Rank())
+	rank := arr.Rank()
+	if arr.Members != nil {
+		rank-- // the member is the last subscript
+		if member == nil {
+			b.unsupported(e, "whole struct %s: nestor reads and writes the members of %s one at a time (%s.%s)",
+				source(e), d.Name(), source(e), arr.Members[0])
+			return -1, nil, false
+		}
+	}
+	first := 0 // the subscripts before subs: p->re's 0
+	if arrow {
+		if len(subs) > 0 {
+			b.unsupported(e, "member access through a pointer element %s (write %s)", source(e), source(x)+"[...][0]."+member.Token2.SrcStr())
+			return -1, nil, false
+		}
+		first = 1
+	}
+	if first+len(subs) != rank {
+		if first+len(subs) < rank {
+			b.unsupported(e, "pointer arithmetic: array %s used with %d of its %d subscripts", d.Name(), len(subs), rank)
 		} else {
-			b.unsupported(e, "%s has %d dimensions but %d subscripts", d.Name(), arr.Rank(), len(subs))
+			b.unsupported(e, "%s has %d dimensions but %d subscripts", d.Name(), rank, len(subs))
 		}
 		return -1, nil, false
 	}
-	idx := make([]ir.Aff, len(subs))
+	idx := make([]ir.Aff, first+len(subs), first+len(subs)+1)
+	if first > 0 {
+		idx[0] = ir.NewAff(0, b.np, 0)
+	}
 	good := true
 	for j, sub := range subs {
+		j += first
 		a, why, ok := b.aff(sub, affSubscript)
 		if !ok {
 			b.unsupported(sub, "non-affine subscript %s%s", source(sub), why)
@@ -157,6 +186,16 @@ func (b *builder) ref(e cc.ExpressionNode, write bool) (int, []ir.Aff, bool) {
 			continue
 		}
 		idx[j] = a
+	}
+	if member != nil {
+		m := slices.Index(arr.Members, member.Token2.SrcStr())
+		if m < 0 {
+			b.unsupported(e, "member %s of %s not found", member.Token2.SrcStr(), d.Name())
+			return -1, nil, false
+		}
+		sel := ir.NewAff(0, b.np, 0)
+		sel.Const = int64(m)
+		idx = append(idx, sel)
 	}
 	return k, idx, good
 }
@@ -173,8 +212,10 @@ func describeRef(x cc.ExpressionNode) string {
 		}
 	case *cc.PostfixExpression:
 		switch x.Case {
-		case cc.PostfixExpressionSelect, cc.PostfixExpressionPSelect:
-			return "struct member access " + source(x)
+		case cc.PostfixExpressionSelect:
+			return "struct member access " + source(x) + " of something other than a variable or an array element (nested structs and array members are outside the subset)"
+		case cc.PostfixExpressionPSelect:
+			return "member access through a pointer " + source(x) + " (write " + source(x.PostfixExpression) + "[0]." + x.Token2.SrcStr() + ")"
 		case cc.PostfixExpressionCall:
 			return "call to " + calleeName(x) + " in an array reference"
 		}
@@ -256,7 +297,7 @@ func (b *builder) expr(s *body, e cc.ExpressionNode) (ir.Expr, bool) {
 		switch x.Case {
 		case cc.PostfixExpressionPrimary:
 			return b.expr(s, x.PrimaryExpression)
-		case cc.PostfixExpressionIndex:
+		case cc.PostfixExpressionIndex, cc.PostfixExpressionSelect, cc.PostfixExpressionPSelect:
 			arr, idx, ok := b.ref(e, false)
 			if !ok {
 				return nil, false
@@ -410,6 +451,9 @@ func (b *builder) identExpr(s *body, pe *cc.PrimaryExpression) (ir.Expr, bool) {
 	}
 	for k := len(b.loops) - 1; k >= 0; k-- {
 		if l := b.loops[k]; l.decl == d {
+			if l.value != nil {
+				return affExpr(padAff(*l.value, len(b.loops), b.np, 0), l.typ, b.prog.Params, b.iterTypes()), true
+			}
 			return &ir.IterRef{T: l.typ, Level: k}, true
 		}
 	}

@@ -19,6 +19,10 @@ type loop struct {
 	typ   ir.Type
 	dir   int
 	index int // position among the children of the enclosing loop (Beta)
+	// value, when not nil, is the counter's value as a form over the
+	// enclosing counters, this loop's trip number and the parameters:
+	// lb + step·k for a loop counted from 0 (normalize in stmt.go).
+	value *ir.Aff
 }
 
 // builder translates the block items of one region into an ir.Program.
@@ -371,14 +375,23 @@ func (b *builder) funcDesc(fps []paramDecl) *Func {
 		if k, ok := b.params[fp.decl]; ok {
 			q.Param = k
 		}
-		if t, layers, ok := elemType(fp.decl.Type()); ok {
+		if t, members, layers, why := arrayElem(fp.decl.Type()); why == "" && (members == nil || layers > 0) {
 			q.Elem = t
 			exprs, pointer, shapeOK := dimExprs(fp.decl)
 			switch {
-			case pointer && shapeOK:
+			case pointer && shapeOK && members == nil:
 				q.Pointer = true // "double *alpha"
+			case pointer && shapeOK:
+				// "struct cpx *x" is "struct cpx x[]": the first size
+				// absent, the members last.
+				q.Dims = []ir.Aff{{}, memberDim(b.np, members)}
 			case layers > 0:
 				q.Dims = b.paramDims(fp.decl, len(exprs))
+				if members != nil {
+					// An array of structs: the members are its last
+					// dimension, as in ir.Array.Members.
+					q.Dims = append(q.Dims, memberDim(b.np, members))
+				}
 			}
 		}
 		fn.Params = append(fn.Params, q)
@@ -483,9 +496,17 @@ func (b *builder) array(n cc.Node, d *cc.Declarator) (int, bool) {
 		return k, k >= 0
 	}
 	b.arrays[d] = -1
-	t, _, ok := elemType(d.Type())
-	if !ok {
-		b.unsupported(n, "variable %s has type %s", d.Name(), d.Type())
+	t, members, _, why := arrayElem(d.Type())
+	if why != "" {
+		if members == nil && t == ir.Void && !isStruct(d.Type()) {
+			b.unsupported(n, "variable %s has type %s", d.Name(), d.Type())
+		} else {
+			b.unsupported(n, "variable %s has type %s: %s", d.Name(), d.Type(), why)
+		}
+		return -1, false
+	}
+	if members != nil && b.declared[d] {
+		b.unsupported(n, "array of structs %s declared inside the region (declare it before #pragma scop)", d.Name())
 		return -1, false
 	}
 	if d.IsVolatile() {
@@ -495,6 +516,9 @@ func (b *builder) array(n cc.Node, d *cc.Declarator) (int, bool) {
 	dims, ok := b.arrayDims(d, false)
 	if !ok {
 		return -1, false
+	}
+	if members != nil {
+		dims = append(dims, memberDim(b.np, members))
 	}
 	st := ir.FuncLocal
 	switch {
@@ -509,9 +533,33 @@ func (b *builder) array(n cc.Node, d *cc.Declarator) (int, bool) {
 	b.arrays[d] = k
 	b.prog.Arrays = append(b.prog.Arrays, &ir.Array{
 		Name: b.uniqueName(d.Name()), Elem: t, Dims: dims, Storage: st, Pos: goPos(d.Position()),
-		RegionOnly: (st == ir.FuncLocal || st == ir.ScopLocal) && b.regionOnly(d),
+		RegionOnly: (st == ir.FuncLocal || st == ir.ScopLocal) && b.regionOnly(d), Members: members,
 	})
 	return k, true
+}
+
+// memberDim is the last dimension of an array of structs with these
+// members (ir.Array.Members): the number of members.
+func memberDim(np int, members []string) ir.Aff {
+	a := ir.NewAff(0, np, 0)
+	a.Const = int64(len(members))
+	return a
+}
+
+// isStruct reports whether t, below its array and pointer layers, is a
+// struct or union.
+func isStruct(t cc.Type) bool {
+	for k := 0; t != nil && k < 64; k++ {
+		switch x := t.(type) {
+		case *cc.ArrayType:
+			t = x.Elem()
+		case *cc.PointerType:
+			t = x.Elem()
+		default:
+			return t.Kind() == cc.Struct || t.Kind() == cc.Union
+		}
+	}
+	return false
 }
 
 // regionOnly reports whether every use of the local variable d in the

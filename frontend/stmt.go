@@ -209,8 +209,15 @@ func (b *builder) iteration(n *cc.IterationStatement) {
 		}
 		lb = &bound{aff: a, den: 1}
 	}
+	var value *ir.Aff
+	if okLB && init != nil && abs64(step) > 1 && dividedInSubscript(n.Statement, counter) {
+		value = b.normalize(lb, depth, step)
+	}
+	if value != nil {
+		dir = 1 // the trip number goes up whichever way the counter moves
+	}
 	b.enterScope()
-	b.loops = append(b.loops, &loop{decl: counter, name: name, typ: typ, dir: dir, index: b.next[depth]})
+	b.loops = append(b.loops, &loop{decl: counter, name: name, typ: typ, dir: dir, index: b.next[depth], value: value})
 	b.next = append(b.next, 0)
 	defer func() {
 		b.loops = b.loops[:depth]
@@ -221,7 +228,11 @@ func (b *builder) iteration(n *cc.IterationStatement) {
 	iv := ir.NewAff(depth+1, b.np, 0)
 	iv.Iter[depth] = 1
 	it := &bound{aff: iv, den: 1}
-	if okLB {
+	if value != nil {
+		// The trip number starts at 0.
+		b.cons = append(b.cons, ir.Constraint{Aff: iv})
+		finalWhy = fmt.Sprintf("its loop steps by %d and is counted by trips (%s is divided in a subscript)", step, name)
+	} else if okLB {
 		// The first value: i ≥ lb going up, i ≤ lb going down.
 		var cons []ir.Constraint
 		var why string
@@ -250,7 +261,7 @@ func (b *builder) iteration(n *cc.IterationStatement) {
 			b.unsupported(condExpr, "loop condition %s does not bound %s in the direction it moves", source(condExpr), name)
 		}
 		b.cons = append(b.cons, cond...)
-		if okLB {
+		if okLB && value == nil {
 			final, finalWhy = b.finalValue(lb, cond, depth, dir, abs64(step), nd)
 		}
 	}
@@ -270,6 +281,57 @@ func abs64(x int64) int64 {
 // declaredIn reports whether the counter is declared by the loop itself.
 func declaredIn(d *cc.Declarator, n *cc.IterationStatement) bool {
 	return n.Case == cc.IterationStatementForDecl
+}
+
+// normalize returns the value lb + step·k of a counter whose loop is
+// counted by its trip number k ≥ 0 instead, or nil when lb is not one
+// affine form without floor divisions. nestor counts a loop with a step
+// s ≠ ±1 so when its counter is divided in a subscript (A[i/3] in a loop
+// "i += 3"): over the trip number, i/3 = lb/3 + k is affine where 3
+// divides lb's coefficients (exactDiv), whereas over i it needs the floor
+// division ⌊(i − lb)/3⌋, which subscripts may not use. Other strided
+// loops keep their counter and a stride local (stride), which reads
+// better in notes.
+func (b *builder) normalize(lb *bound, depth int, step int64) *ir.Aff {
+	if len(lb.kids) > 0 || lb.den != 1 || slices.ContainsFunc(lb.aff.Local, func(c int64) bool { return c != 0 }) {
+		return nil
+	}
+	v := padAff(lb.aff, depth+1, b.np, 0)
+	v.Iter[depth] = step
+	return &v
+}
+
+// dividedInSubscript reports whether a subscript in body divides an
+// expression that reads counter (by / or %).
+func dividedInSubscript(body cc.Node, counter *cc.Declarator) bool {
+	found := false
+	walk(body, func(n cc.Node) bool {
+		pe, ok := n.(*cc.PostfixExpression)
+		if found || !ok || pe.Case != cc.PostfixExpressionIndex {
+			return !found
+		}
+		walk(pe.ExpressionList, func(n cc.Node) bool {
+			me, ok := n.(*cc.MultiplicativeExpression)
+			if ok && (me.Case == cc.MultiplicativeExpressionDiv || me.Case == cc.MultiplicativeExpressionMod) && reads(me.MultiplicativeExpression, counter) {
+				found = true
+			}
+			return !found
+		})
+		return !found
+	})
+	return found
+}
+
+// reads reports whether e names d.
+func reads(e cc.Node, d *cc.Declarator) bool {
+	found := false
+	walk(e, func(n cc.Node) bool {
+		if pe, ok := n.(*cc.PrimaryExpression); ok && pe.Case == cc.PrimaryExpressionIdent && pe.ResolvedTo() == d {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // stride adds the local q = ⌊(i − lb)/s⌋ (⌊(lb − i)/s⌋ going down) and the

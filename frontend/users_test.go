@@ -172,6 +172,20 @@ void f(int n, double (*restrict A)[n], double (*B)[8]) {
       A[i][j] = B[i][j];
 #pragma endscop
 }`, []string{"acc=w:A[i][j],B[i][j]"}},
+		{"a counter divided by its step in a subscript: the loop is counted by trips", `
+void f(int n, double A[n], double B[3 * n]) {
+#pragma scop
+  for (int i = 1; i < 3 * n; i += 3)
+    A[i / 3] = B[i - 1] + i;
+  for (int i = 3 * n - 1; i >= 0; i -= 3)
+    A[i / 3] *= 2;
+#pragma endscop
+}`, []string{
+			// i = 1 + 3·i': i/3 = i', and the value of i read as 3·i' + 1.
+			"[n] -> { S0[i] : i >= 0 and 3*i <= 3*n - 2 } beta=[0 0] dir=[1] acc=w:A[i],B[3*i] = (L1:double + conv<double>(((3:int * i:int):int + 1:int):int)):double",
+			// Going down from 3n − 1 by 3: i = 3n − 1 − 3·i', i/3 = n − 1 − i'.
+			"[n] -> { S1[i] : i >= 0 and 3*i <= 3*n - 1 } beta=[1 0] dir=[1] acc=w:A[n - i - 1],A[n - i - 1]",
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := summary(parseOne(t, tc.src).Prog)
@@ -207,6 +221,22 @@ void f(void) {
     a[i] = h(a[i]);
 #pragma endscop
 }`, "test.c:7:12: not a static control part: call to h, which may have side effects"},
+		{"a counter counted by trips is not known after its loop", `
+void f(int n, double A[n]) {
+  int i;
+#pragma scop
+  for (i = 0; i < 3 * n; i += 3)
+    A[i / 3] = 0;
+  A[i / 3 - 1] = 1;
+#pragma endscop
+}`, "test.c:7:5: not a static control part: non-affine subscript i / 3 - 1 (loop counter i used outside its loop: the value of i after its loop is not affine: its loop steps by 3 and is counted by trips (i is divided in a subscript))"},
+		{"a first value whose parameter is not a multiple of the step", `
+void f(int n, int m, double A[n]) {
+#pragma scop
+  for (int i = m; i < 3 * n; i += 3)
+    A[i / 3] = 0;
+#pragma endscop
+}`, "test.c:5:7: not a static control part: non-affine subscript i / 3 (i is not a multiple of 3: the quotient is not affine)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse("test.c", []byte(tc.src), Config{})
