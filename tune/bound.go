@@ -108,12 +108,29 @@ func (r *Region) Bound(d *Domains, m Machine, c Cost) float64 {
 	return m.bound(c, threads)
 }
 
+// Margins over measured peaks: a kernel may run at a higher clock (turbo
+// on a quieter machine) than the micro-benchmark saw, and the bound must
+// stay below every time measured.
+const (
+	peakMargin      = 1.5
+	bandwidthMargin = 2.0
+)
+
 // MachineOf returns the bound's view of machine m running threads
-// threads. Where m was not measured (nestor machine), the peaks are
-// generous nominal values that no current core exceeds (5 GHz, two
-// 512-bit FMA units, 1 TB/s of memory bandwidth), so the bound stays sound
-// and only loses tightness.
+// threads: its measured FMA peak and memory bandwidth with margins (see
+// peakMargin), or, where m was not measured (nestor machine), generous
+// values no current core exceeds (5 GHz, two 512-bit FMA units, 1 TB/s),
+// which keep the bound sound and only lose tightness.
 func MachineOf(m model.Machine, threads int) Machine {
-	return Machine{Threads: threads, PeakOps: 5e9 * 2 * 8 * 2, DRAMBandwidth: 1e12, LastLevel: m.L3,
-		Fingerprint: fmt.Sprintf("cores%d-l1_%d-l2_%d-l3_%d-regs%d", m.Cores, m.L1, m.L2, m.L3, m.VectorRegs)}
+	out := Machine{Threads: threads, PeakOps: 5e9 * 2 * 8 * 2, DRAMBandwidth: 1e12, LastLevel: m.L3, Fingerprint: m.Fingerprint}
+	if m.Measured && m.FMAPeak > 0 {
+		out.PeakOps = m.FMAPeak * peakMargin
+		if bw := m.Read[model.LevelDRAM]; bw.All > 0 {
+			out.DRAMBandwidth = max(bw.All, bw.PerCore) * bandwidthMargin
+		}
+	}
+	if out.Fingerprint == "" {
+		out.Fingerprint = fmt.Sprintf("cores%d-l3_%d", m.Cores, m.L3)
+	}
+	return out
 }

@@ -32,6 +32,10 @@ type Record struct {
 	Times []float64 `json:"times,omitempty"`
 	Error string    `json:"error,omitempty"`
 	Wrong bool      `json:"wrong,omitempty"`
+	// Pruned and Expanded are the search's counts of subtrees cut by the
+	// bound and created, when this evaluation started.
+	Pruned   int `json:"pruned"`
+	Expanded int `json:"expanded"`
 }
 
 // Key identifies the candidate of a record: its decisions in name order.

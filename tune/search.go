@@ -290,7 +290,8 @@ func (s *Searcher) pick(n *node) int {
 func (s *Searcher) evaluate(ctx context.Context, d *Domains, bound float64, def bool) (*Record, error) {
 	opt := s.R.Opt
 	opt.Notes = nil
-	rec := &Record{File: s.opt.File, Region: s.R.Index, Machine: s.opt.Machine, Threads: s.opt.Threads, Seed: s.opt.Seed, Default: def, Bound: bound}
+	rec := &Record{File: s.opt.File, Region: s.R.Index, Machine: s.opt.Machine, Threads: s.opt.Threads, Seed: s.opt.Seed, Default: def, Bound: bound,
+		Pruned: s.res.Pruned, Expanded: s.res.Expanded}
 	if d != nil {
 		opt.Decide = make([]pipeline.Decisions, max(s.R.Index+1, len(opt.Decide)))
 		copy(opt.Decide, s.R.Opt.Decide)

@@ -180,6 +180,7 @@ compute something else after optimization.`,
 		src.register(fs)
 		src.registerOpt(fs)
 		outPath := fs.String("o", "", "write the result to `file` (default FILE.nestor.c; - for standard output)")
+		records := fs.String("records", "", "apply the best decisions that nestor tune recorded in `FILE.jsonl` for this file's regions (measured on this machine when there are such records)")
 		return func(out io.Writer, args []string) error {
 			if len(args) == 1 {
 				if _, err := outputPath(args[0], *outPath); err != nil {
@@ -193,6 +194,11 @@ compute something else after optimization.`,
 			opts, err := src.options(os.Stderr)
 			if err != nil {
 				return err
+			}
+			if *records != "" {
+				if opts.Decide, err = recordedDecisions(f, opts, *records, os.Stderr); err != nil {
+					return err
+				}
 			}
 			res, err := pipeline.Optimize(f, opts)
 			if err != nil {

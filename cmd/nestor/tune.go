@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
@@ -16,10 +17,12 @@ import (
 	"nestor/model"
 	"nestor/pipeline"
 	"nestor/tune"
+
+	"github.com/schollz/progressbar/v3"
 )
 
 var tuneCommand = &command{
-	name: "tune", args: "FILE.c [--budget N|--time D] [--threads N] [--seed S] [--records FILE.jsonl] [-o OUT.c]",
+	name: "tune", args: "FILE.c [--budget N|--time D] [--threads N] [--seed S] [--records FILE.jsonl] [-o OUT.c] | --plot FILE.jsonl -o OUT.svg",
 	summary: `search the implementations of a kernel's regions, measured on this machine
 
 Each region's implementation is a vector of decisions (loop order or
@@ -56,7 +59,17 @@ again), and nestor opt --records FILE applies the best recorded decisions.
 		quiet := fs.Bool("quiet", false, "no progress on standard error")
 		params := paramFlag{}
 		fs.Var(params, "param", "value of an int kernel parameter, `name=V` (repeatable)")
+		plotIn := fs.String("plot", "", "draw the convergence of the searches in `FILE.jsonl` (best time and the share cut by the bound against evaluations) as SVG to -o, and exit")
 		return func(out io.Writer, args []string) error {
+			if *plotIn != "" {
+				if len(args) != 0 {
+					return usageError{"--plot FILE.jsonl takes no C file"}
+				}
+				if *outPath == "" {
+					return usageError{"--plot needs -o OUT.svg"}
+				}
+				return plotRecords(*plotIn, *outPath)
+			}
 			if *budget < 1 {
 				return usageError{fmt.Sprintf("--budget %d: want at least 1 evaluation", *budget)}
 			}
@@ -142,7 +155,14 @@ func runTune(ctx context.Context, out io.Writer, f *frontend.File, scop *fronten
 		return err
 	}
 	defer e.Close()
-	m := tune.MachineOf(model.Host(), cfg.threads)
+	host, err := model.Load()
+	if err != nil {
+		fmt.Fprintf(progress, "tune: %v (using nominal machine values)\n", err)
+	}
+	if !host.Measured {
+		fmt.Fprintf(progress, "tune: the machine was not measured (nestor machine): the lower bound uses generous nominal peaks\n")
+	}
+	m := tune.MachineOf(host, cfg.threads)
 	var prior []tune.Record
 	var rec io.Writer
 	if cfg.records != "" {
@@ -168,17 +188,14 @@ func runTune(ctx context.Context, out io.Writer, f *frontend.File, scop *fronten
 		}
 		size, dead := r.Estimate(2000, cfg.seed)
 		fmt.Fprintf(progress, "tune: region %d (%s): %d choices, about %.3g candidates (%.0f%% dead ends)\n", k, f.Scops[k].Pos, len(r.Space.Choices), size, 100*dead)
+		show := newTuneProgress(progress, cfg.budget, cfg.quiet)
 		s, err := tune.NewSearcher(r, e, m, tune.Options{Budget: cfg.budget, Time: cfg.limit, Seed: cfg.seed, Order: order,
-			Prior: prior, Records: rec, File: f.Path, Machine: m.Fingerprint, Threads: cfg.threads,
-			Progress: func(p tune.Progress) {
-				fmt.Fprintf(progress, "\rtune: %d/%d evaluations, best %s (default %s), %d of %d subtrees cut by the bound   ",
-					p.Evals, p.Budget, fmtDur(p.Best), fmtDur(p.Default), p.Pruned, p.Expanded)
-			}})
+			Prior: prior, Records: rec, File: f.Path, Machine: m.Fingerprint, Threads: cfg.threads, Progress: show.update})
 		if err != nil {
 			return err
 		}
 		res, err := s.Run(ctx)
-		fmt.Fprintln(progress)
+		show.finish()
 		if err != nil {
 			return err
 		}
@@ -236,4 +253,93 @@ func fmtSec(s float64) string {
 		return fmt.Sprintf("%.2f ms", s*1e3)
 	}
 	return fmt.Sprintf("%.3f s", s)
+}
+
+// tuneProgress shows a search's progress on standard error: a progress
+// bar on a terminal, one line per evaluation otherwise (logs).
+type tuneProgress struct {
+	w   io.Writer
+	bar *progressbar.ProgressBar
+}
+
+func newTuneProgress(w io.Writer, budget int, quiet bool) *tuneProgress {
+	tp := &tuneProgress{w: w}
+	if quiet {
+		return tp
+	}
+	if f, ok := w.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+			tp.bar = progressbar.NewOptions(budget, progressbar.OptionSetWriter(w), progressbar.OptionShowCount(),
+				progressbar.OptionSetWidth(20), progressbar.OptionSetPredictTime(true), progressbar.OptionThrottle(100*time.Millisecond),
+				progressbar.OptionSetDescription("tune"))
+		}
+	}
+	return tp
+}
+
+func (tp *tuneProgress) update(p tune.Progress) {
+	cut := 0.0
+	if p.Expanded > 0 {
+		cut = 100 * float64(p.Pruned) / float64(p.Expanded)
+	}
+	desc := fmt.Sprintf("best %s (default %s), bound cut %.0f%%", fmtDur(p.Best), fmtDur(p.Default), cut)
+	if tp.bar != nil {
+		tp.bar.Describe(desc)
+		tp.bar.Set(p.Evals)
+		return
+	}
+	fmt.Fprintf(tp.w, "tune: %d/%d evaluations, %s\n", p.Evals, p.Budget, desc)
+}
+
+func (tp *tuneProgress) finish() {
+	if tp.bar != nil {
+		tp.bar.Finish()
+		fmt.Fprintln(tp.w)
+	}
+}
+
+// recordedDecisions returns, per region of f, the decisions of the
+// fastest correct record of path for it: records of this file (by base
+// name), measured on this machine when any were, else on any machine
+// (with a note on w).
+func recordedDecisions(f *frontend.File, opts pipeline.Options, path string, w io.Writer) ([]pipeline.Decisions, error) {
+	all, err := tune.ReadRecords(path)
+	if err != nil {
+		return nil, err
+	}
+	if all == nil {
+		return nil, fmt.Errorf("%s: no such records file", path)
+	}
+	var recs []tune.Record
+	for _, r := range all {
+		if filepath.Base(r.File) == filepath.Base(f.Path) {
+			recs = append(recs, r)
+		}
+	}
+	if len(recs) == 0 {
+		return nil, fmt.Errorf("%s: no record of %s", path, filepath.Base(f.Path))
+	}
+	host, _ := model.Load()
+	fp := tune.MachineOf(host, 1).Fingerprint
+	dec := make([]pipeline.Decisions, len(f.Scops))
+	for k := range f.Scops {
+		best := tune.Best(recs, k, fp)
+		if best == nil {
+			if best = tune.Best(recs, k, ""); best != nil {
+				fmt.Fprintf(w, "%s: the records of region %d were measured on another machine (%s)\n", f.Scops[k].Pos, k, best.Machine)
+			}
+		}
+		if best == nil {
+			continue
+		}
+		r, err := tune.NewRegion(f, k, opts)
+		if err != nil {
+			return nil, err
+		}
+		if dec[k], err = r.Apply(best); err != nil {
+			return nil, fmt.Errorf("%s: %v (were the records made with other flags or another version of the file?)", f.Scops[k].Pos, err)
+		}
+		fmt.Fprintf(w, "%s: decisions of record %d (%s): %s\n", f.Scops[k].Pos, best.Eval, fmtSec(best.Time), tune.Describe(best.Decisions))
+	}
+	return dec, nil
 }
