@@ -119,6 +119,10 @@ func rewrite(e *Expr) (*Expr, bool) {
 		b = e.Args[1]
 	}
 	switch e.Op {
+	case OpCast:
+		if a.Type == t { // a conversion to the operand's own type
+			return a, true
+		}
 	case OpNeg:
 		switch {
 		case t.Integer():

@@ -70,10 +70,12 @@ func narrowType(t Type) (Type, bool) {
 	return 0, false
 }
 
-// narrow returns e computed in 8-bit types, literals truncated.
+// narrow returns e computed in 8-bit types, literals truncated. A
+// conversion has no 8-bit counterpart (u8(min(u16(x) + u16(y), 255)) at
+// 8 bits would be another function): false.
 func narrow(e *Expr) (*Expr, bool) {
 	t, ok := narrowType(e.Type)
-	if !ok {
+	if !ok || e.Op == OpCast {
 		return nil, false
 	}
 	c := *e
@@ -379,7 +381,7 @@ func (l *laneEval) eval(e *Expr, i int, vars map[string]Value) ([]Value, []bool,
 			out[x] = v
 		}
 		return out, nil, nil
-	case OpY, OpK:
+	case OpY, OpK, OpCast:
 		return nil, nil, fmt.Errorf("assoc: %v in a closure test", e.Op)
 	}
 	if e.Op >= numOps || len(e.Args) != e.Op.Arity() {

@@ -11,7 +11,8 @@ var (
 	// included) when Env.Wrap is false.
 	ErrOverflow = errors.New("assoc: signed overflow")
 	// ErrUndefined reports an evaluation without a value in C whatever
-	// the mode: integer division or remainder by zero.
+	// the mode: integer division or remainder by zero, a float converted
+	// to an integer type that cannot hold it.
 	ErrUndefined = errors.New("assoc: division by zero")
 )
 
@@ -127,6 +128,15 @@ func (env *Env) eval(e *Expr) (Value, error) {
 			return 0, err
 		}
 		return boolValue(!truth(a, e.Args[0].Type)), nil
+	case OpCast:
+		if len(e.Args) != 1 {
+			break
+		}
+		a, err := env.eval(e.Args[0])
+		if err != nil {
+			return 0, err
+		}
+		return convert(a, e.Args[0].Type, e.Type)
 	}
 	if e.Op >= numOps || len(e.Args) != e.Op.Arity() {
 		return 0, fmt.Errorf("assoc: malformed %v node with %d operands", e.Op, len(e.Args))
@@ -432,4 +442,44 @@ func fminmax(op Op, t Type, a, b Value) Value {
 		return a
 	}
 	return b
+}
+
+// convert returns v of type from converted to type to, as C converts:
+// to Bool, true when v is not zero (a NaN is true); between integers, v
+// extended by its own signedness and truncated to to's width; an integer
+// to a float, rounded to nearest; a float to an integer, truncated
+// toward zero, ErrUndefined when that does not fit (or v is NaN); a
+// float to a float, rounded to nearest.
+func convert(v Value, from, to Type) (Value, error) {
+	switch {
+	case to == Bool:
+		return boolValue(truth(v, from)), nil
+	case !from.Float() && !to.Float():
+		return IntValue(v.Int(from), to), nil
+	case !from.Float():
+		switch {
+		case to == Float32 && from == Uint64:
+			return Value(math.Float32bits(float32(uint64(v)))), nil
+		case to == Float32:
+			return Value(math.Float32bits(float32(v.Int(from)))), nil
+		case from == Uint64:
+			return Value(math.Float64bits(float64(uint64(v)))), nil
+		}
+		return Value(math.Float64bits(float64(v.Int(from)))), nil
+	case to.Float():
+		return FloatValue(v.Float(from), to), nil
+	}
+	f := math.Trunc(v.Float(from))
+	lo, hi := float64(minValue(to).Int(to)), float64(maxValue(to).Int(to))
+	if to.Unsigned() {
+		lo, hi = 0, float64(uint64(maxValue(to)))
+	}
+	// hi+1 is a power of two, exact in float64: f fits when f < hi+1.
+	if math.IsNaN(f) || f < lo || f >= hi+1 {
+		return 0, ErrUndefined
+	}
+	if to == Uint64 {
+		return Value(uint64(f)), nil
+	}
+	return IntValue(int64(f), to), nil
 }

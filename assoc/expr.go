@@ -118,11 +118,18 @@ const (
 	// OpSelect is c ? a : b: Args are the Bool condition, then a, b.
 	OpSelect
 
+	// OpCast is C's conversion of Args[0] to the node's Type (build it
+	// with Cast): integers are truncated or extended by their own
+	// signedness, a float converts to an integer by truncation (without
+	// a value when the result does not fit), and to Bool a value is
+	// true when it is not zero.
+	OpCast
+
 	numOps
 )
 
 var opNames = [numOps]string{"x", "y", "k", "const", "var", "neg", "+", "-", "*", "/", "%", "min", "max",
-	"<", "<=", "==", "!=", "!", "&&", "||", "&", "|", "^", "select"}
+	"<", "<=", "==", "!=", "!", "&&", "||", "&", "|", "^", "select", "cast"}
 
 func (o Op) String() string {
 	if o < numOps {
@@ -139,7 +146,7 @@ func (o Op) Arity() int {
 	switch {
 	case o.Leaf():
 		return 0
-	case o == OpNeg || o == OpNot:
+	case o == OpNeg || o == OpNot || o == OpCast:
 		return 1
 	case o == OpSelect:
 		return 3
@@ -189,7 +196,10 @@ func Const(v Value, t Type) *Expr { return &Expr{Op: OpConst, Type: t, Value: v}
 // Var returns the named value name of type t.
 func Var(name string, t Type) *Expr { return &Expr{Op: OpVar, Type: t, Name: name} }
 
-// Apply returns op applied to args; the result type is Bool for
+// Cast returns e converted to type t (C's (t)e).
+func Cast(e *Expr, t Type) *Expr { return &Expr{Op: OpCast, Type: t, Args: []*Expr{e}} }
+
+// Apply returns op applied to args (for OpCast, use Cast); the result type is Bool for
 // comparisons and logic, the type of the second operand for a select,
 // the type of the first operand otherwise.
 func Apply(op Op, args ...*Expr) *Expr {

@@ -1077,8 +1077,8 @@ func realEval(e *Expr, x, y []float64, k float64) (float64, bool) {
 	return r, !math.IsInf(r, 0) && !math.IsNaN(r)
 }
 
-// GenerateHand proves the primitives ops for type t (Bool has none: the
-// arithmetic of the primitives is no operation on truth values) and
+// GenerateHand proves the primitives ops for type t (those for t: Bool has
+// none, the arithmetic of the primitives is no operation on truth values) and
 // returns their entries, named, with the operators canonicalized as
 // matching expects. A primitive that Z3 does not prove associative is an
 // error: the list promises it.
@@ -1097,6 +1097,9 @@ func GenerateHand(t Type, ops []HandOp, timeout time.Duration, rlimit uint64) ([
 	defer w.close()
 	var out []Entry
 	for _, h := range ops {
+		if !h.For(t) {
+			continue
+		}
 		tp, err := ParseTuple(h.Src, t)
 		if err != nil {
 			return nil, fmt.Errorf("assoc: hand primitive %s (line %d): %v", h.Name, h.Line, err)

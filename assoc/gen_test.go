@@ -183,6 +183,27 @@ func TestGenerateHand(t *testing.T) {
 				id   string
 			}{true, id}
 		}
+		// Kadane's 4-tuple keeps its order and has no identity (it would
+		// need −∞); the Fibonacci ring's is M⁰.
+		want["kadane"] = struct {
+			comm bool
+			id   string
+		}{false, "none"}
+		want["fib-mul"] = struct {
+			comm bool
+			id   string
+		}{true, map[bool]string{false: "{1, 0}", true: "{1.0, 0.0}"}[ty.Float()]}
+		// An 8- or 16-bit accumulator held in an int (int32 only) commutes
+		// and has no identity (x ↦ i32(u8(e + x)) is no identity on
+		// values above 255).
+		if ty == Int32 {
+			for _, name := range []string{"byte-sum", "short-sum"} {
+				want[name] = struct {
+					comm bool
+					id   string
+				}{true, "none"}
+			}
+		}
 		if len(es) != len(want) {
 			t.Errorf("%v: %d entries", ty, len(es))
 		}

@@ -23,8 +23,10 @@ import (
 // select, division, comparisons, bitwise operations, leaves), whose
 // operands are in normal form and, for a commutative operation, sorted;
 // an integer node of another type inside a polynomial is an atom too. A
-// select of a ring type is b + select(c, a − b, 0), the atoms common to
-// a − b outside. Min and max over a total order (integers; reals under
+// select of a ring type is b + (a − b)·[c], where the indicator [c] =
+// select(c, 1, 0) is an atom (select(c, x0, x1) meets x1 + (x0 −
+// x1)·select(c, 1, 0)); a leaf of a ring type is a polynomial of one
+// atom (x0 meets x0·1 + x1 − x1). Min and max over a total order (integers; reals under
 // Real) form a distributive lattice: a tree of them is the max of mins
 // of atoms, no min's atoms a superset of another's (lattice).
 //
@@ -57,7 +59,9 @@ func (n *normalizer) ring(t Type) bool {
 
 // key returns the normal form of e written as a string.
 func (n *normalizer) key(e *Expr) string {
-	if n.ring(e.Type) && (isRingOp(e.Op) || e.Op == OpSelect) {
+	if n.ring(e.Type) {
+		// Every node of a ring type, a leaf or an atom included, as a
+		// polynomial: x0 and x0*1 + x1*1 - x1*1 must meet.
 		return n.poly(e).String()
 	}
 	return n.atom(e)
@@ -171,22 +175,23 @@ func (n *normalizer) poly(e *Expr) *poly {
 		return n.poly(e.Args[0]).mul(n.poly(e.Args[1]))
 	case OpSelect:
 		// select(c, a, b) = b + select(c, a − b, 0): the branches'
-		// common part leaves the select (exact in a ring).
+		// common part leaves the select (exact in a ring), and the rest
+		// is a multiple of the condition's indicator.
 		a, b := n.poly(e.Args[1]), n.poly(e.Args[2])
 		d := a.add(b.scale(-1))
 		if d.zero() {
 			return b
 		}
-		// The atoms common to every monomial of a − b leave it too:
-		// select(c, m·d, 0) = m·select(c, d, 0).
-		common, d := d.factor()
-		key := "(select:" + t.String() + " " + n.key(e.Args[0]) + " " + d.String() + ")"
+		// select(c, d, 0) = d·[c] with [c] = select(c, 1, 0), exactly in
+		// a ring: the indicator of the condition is the one atom.
+		key := "(select:" + t.String() + " " + n.key(e.Args[0]) + ")"
 		p := n.newPoly(t)
 		if t.Integer() {
-			p.addInt(monomial(key, common), 1)
+			p.addInt(key, 1)
 		} else {
-			p.addRat(monomial(key, common), big.NewRat(1, 1))
+			p.addRat(key, big.NewRat(1, 1))
 		}
+		p = d.mul(p)
 		return b.add(p)
 	}
 	p := n.newPoly(t)
@@ -218,69 +223,6 @@ func (p *poly) addRat(m string, c *big.Rat) {
 	} else {
 		p.terms[m] = v
 	}
-}
-
-// factor returns the atoms common to every monomial of p (a monomial)
-// and p divided by them.
-func (p *poly) factor() (string, *poly) {
-	var monos []string
-	for m := range p.ints {
-		monos = append(monos, m)
-	}
-	for m := range p.terms {
-		monos = append(monos, m)
-	}
-	if len(monos) == 0 {
-		return "", p
-	}
-	count := func(m string) map[string]int {
-		c := map[string]int{}
-		if m != "" {
-			for _, a := range strings.Split(m, monoSep) {
-				c[a]++
-			}
-		}
-		return c
-	}
-	common := count(monos[0])
-	for _, m := range monos[1:] {
-		c := count(m)
-		for a, k := range common {
-			common[a] = min(k, c[a])
-		}
-	}
-	var atoms []string
-	for a, k := range common {
-		for range k {
-			atoms = append(atoms, a)
-		}
-	}
-	if len(atoms) == 0 {
-		return "", p
-	}
-	slices.Sort(atoms)
-	divide := func(m string) string {
-		c := count(m)
-		for _, a := range atoms {
-			c[a]--
-		}
-		var rest []string
-		for a, k := range c {
-			for range k {
-				rest = append(rest, a)
-			}
-		}
-		slices.Sort(rest)
-		return strings.Join(rest, monoSep)
-	}
-	q := p.scale(0)
-	for m, c := range p.ints {
-		q.addInt(divide(m), c)
-	}
-	for m, c := range p.terms {
-		q.addRat(divide(m), c)
-	}
-	return strings.Join(atoms, monoSep), q
 }
 
 func (p *poly) zero() bool { return len(p.ints) == 0 && len(p.terms) == 0 }

@@ -113,6 +113,10 @@ func (o Options) intsFor(es ...*Expr) Options {
 	ok, any := true, false
 	for _, e := range es {
 		e.Walk(func(x *Expr) bool {
+			if x.Op == OpCast {
+				ok = false // conversions are bit-vector operations
+				return ok
+			}
 			t := x.Type
 			if len(x.Args) > 0 && x.Op >= OpLT && x.Op <= OpNE {
 				t = x.Args[0].Type
@@ -340,6 +344,9 @@ func (tr *smtTranslator) expr(e *Expr) (smtTerm, error) {
 		args[i] = t
 	}
 	switch e.Op {
+	case OpCast:
+		val, err := tr.cast(args[0].val, e.Args[0].Type, e.Type)
+		return smtTerm{val, args[0].def}, err
 	case OpSelect:
 		if e.Args[0].Type != Bool {
 			return smtTerm{}, fmt.Errorf("assoc: select condition of type %v", e.Args[0].Type)
@@ -391,6 +398,36 @@ func (tr *smtTranslator) expr(e *Expr) (smtTerm, error) {
 		defs = append(defs, a.def)
 	}
 	return smtTerm{val, smtAnd(append(defs, local)...)}, nil
+}
+
+// cast translates C's conversion of a from type from to type to, between
+// integers (and Bool) in the bit-vector encoding: extension by the
+// source's signedness, truncation, or the test against zero. Queries
+// with conversions never use the Int encoding (intsFor); conversions of
+// floats are not translated.
+func (tr *smtTranslator) cast(a string, from, to Type) (string, error) {
+	if from.Float() || to.Float() || tr.opts.intMode(from) || tr.opts.intMode(to) {
+		return "", fmt.Errorf("assoc: conversion from %v to %v not translated", from, to)
+	}
+	switch {
+	case from == to:
+		return a, nil
+	case to == Bool:
+		return "(not (= " + a + " " + smtZero(from.Bits()) + "))", nil
+	case from == Bool:
+		w := to.Bits()
+		return smtIte(a, fmt.Sprintf("#x%0*x", w/4, 1), smtZero(w)), nil
+	}
+	wf, wt := from.Bits(), to.Bits()
+	switch {
+	case wt < wf:
+		return fmt.Sprintf("((_ extract %d 0) %s)", wt-1, a), nil
+	case wt > wf && from.Signed():
+		return fmt.Sprintf("((_ sign_extend %d) %s)", wt-wf, a), nil
+	case wt > wf:
+		return fmt.Sprintf("((_ zero_extend %d) %s)", wt-wf, a), nil
+	}
+	return a, nil // same width, another signedness: the same bits
 }
 
 // boolOp translates an operation on _Bool operands (see the file comment).

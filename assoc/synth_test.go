@@ -36,6 +36,13 @@ func TestEquivalent(t *testing.T) {
 		{"max(x, min(x, a)) + 0", "x", Uint8, false, true},
 		{"min(max(x, a), b)", "max(min(x, b), a)", Int32, false, false},
 		{"min(max(x, a), max(x, b))", "max(x, min(a, b))", Float64, false, false},
+		// A select is a multiple of its condition's indicator; a leaf
+		// is a polynomial (Fibonacci's x1 ← x0, the ring's x0·y1 + x1·y0
+		// − x1·y1 at y = {1, 1}).
+		{"select(c < 0, x + a, x*a)", "x*a + (x + a - x*a)*select(c < 0, 1, 0)", Int32, false, true},
+		{"x", "x*1 + a*1 - a*1", Int64, false, true},
+		{"select(c < 0, x, a)", "a + select(c < 0, x, 0) - select(c < 0, a, 0)", Uint8, false, true},
+		{"select(c < 0, x, a)", "select(c < 0, a, x)", Int32, false, false},
 		// Differences.
 		{"x - a", "a - x", Int32, false, false},
 		{"select(a < 0, x - a, x)", "x + select(a < 0, a, 0)", Int32, false, false},

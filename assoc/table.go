@@ -412,7 +412,14 @@ func Embedded(t Type) (*Table, error) {
 type HandOp struct {
 	Name, Src string
 	Line      int
+	// Types lists the types the primitive is for (nil: every type but
+	// Bool): a saturating add is one per unsigned type, Kadane's tuple is
+	// associative only where the arithmetic does not wrap.
+	Types []Type
 }
+
+// For reports whether h is a primitive of type t.
+func (h HandOp) For(t Type) bool { return t != Bool && (h.Types == nil || slices.Contains(h.Types, t)) }
 
 // HandOps returns the primitives of the shipped tables/hand.txt.
 func HandOps() ([]HandOp, error) {
@@ -423,8 +430,9 @@ func HandOps() ([]HandOp, error) {
 	return ParseHandOps(string(data), "assoc/tables/hand.txt")
 }
 
-// ParseHandOps reads a list of primitives: one per line, "name ; operator",
-// with # comments.
+// ParseHandOps reads a list of primitives: one per line, "name ; operator"
+// or "name ; operator ; types" (types separated by commas), with #
+// comments.
 func ParseHandOps(src, file string) ([]HandOp, error) {
 	var out []HandOp
 	for i, line := range strings.Split(src, "\n") {
@@ -435,7 +443,18 @@ func ParseHandOps(src, file string) ([]HandOp, error) {
 		if !ok || strings.TrimSpace(name) == "" {
 			return nil, &TableError{File: file, Line: i + 1, Col: 1, Msg: fmt.Sprintf("want \"name%soperator\"", entrySep)}
 		}
-		out = append(out, HandOp{Name: strings.TrimSpace(name), Src: op, Line: i + 1})
+		h := HandOp{Name: strings.TrimSpace(name), Src: op, Line: i + 1}
+		if src, types, ok := strings.Cut(op, entrySep); ok {
+			h.Src = src
+			for _, ts := range strings.Split(types, ",") {
+				t, err := ParseType(strings.TrimSpace(ts))
+				if err != nil {
+					return nil, &TableError{File: file, Line: i + 1, Col: len(name) + len(src) + 2*len(entrySep) + 1, Msg: strings.TrimPrefix(err.Error(), "assoc: ")}
+				}
+				h.Types = append(h.Types, t)
+			}
+		}
+		out = append(out, h)
 	}
 	return out, nil
 }

@@ -343,11 +343,14 @@ func reprove(t *testing.T, ty Type, e *Entry, prover func(Options) *Prover, rng 
 
 func TestParseHandOps(t *testing.T) {
 	ops, err := HandOps()
-	if err != nil || len(ops) != 11 {
+	if err != nil || len(ops) != 23 {
 		t.Fatalf("shipped hand.txt: %v, %v", ops, err)
 	}
 	for _, h := range ops {
-		for _, ty := range []Type{Int32, Float64, Uint8} {
+		for _, ty := range []Type{Int32, Float64, Uint8, Uint16} {
+			if !h.For(ty) {
+				continue
+			}
 			if _, err := ParseTuple(h.Src, ty); err != nil {
 				t.Errorf("%s: %v", h.Name, err)
 			}
@@ -355,5 +358,13 @@ func TestParseHandOps(t *testing.T) {
 	}
 	if _, err := ParseHandOps("# c\nnoseparator\n", "h.txt"); err == nil || !strings.HasPrefix(err.Error(), "h.txt:2:1: ") {
 		t.Errorf("missing separator: %v", err)
+	}
+	// A list of types restricts a primitive to them.
+	ops, err = ParseHandOps("sat ; select(x + y < x, 255, x + y) ; uint8\nany ; x + y\n", "h.txt")
+	if err != nil || len(ops) != 2 || ops[0].Src != "select(x + y < x, 255, x + y)" || !ops[0].For(Uint8) || ops[0].For(Uint16) || !ops[1].For(Int64) || ops[1].For(Bool) {
+		t.Errorf("types: %+v, %v", ops, err)
+	}
+	if _, err := ParseHandOps("sat ; x + y ; uint9\n", "h.txt"); err == nil || !strings.Contains(err.Error(), "uint9") {
+		t.Errorf("unknown type: %v", err)
 	}
 }

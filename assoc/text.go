@@ -237,6 +237,12 @@ func (pr *printer) expr(e *Expr, prec int) {
 		}
 		sb.WriteByte(')')
 		return
+	case OpCast:
+		sb.WriteString(castName[e.Type])
+		sb.WriteByte('(')
+		pr.expr(e.Args[0], 0)
+		sb.WriteByte(')')
+		return
 	case OpNeg, OpNot:
 		sb.WriteString(map[Op]string{OpNeg: "-", OpNot: "!"}[e.Op])
 		a := e.Args[0]
@@ -427,6 +433,7 @@ type node struct {
 	text      string
 	neg       bool
 	float     bool // a literal with a point or an exponent
+	cast      Type // OpCast: the type converted to
 }
 
 type parser struct {
@@ -587,6 +594,28 @@ func (p *parser) unary() *node {
 	return p.primary()
 }
 
+// castName is the name a conversion to each type is printed with
+// (Halide's).
+var castName = [numTypes]string{Bool: "bool", Int8: "i8", Int16: "i16", Int32: "i32", Int64: "i64",
+	Uint8: "u8", Uint16: "u16", Uint32: "u32", Uint64: "u64", Float32: "f32", Float64: "f64"}
+
+// castTypes are the names of conversions: Halide's (u8(e)), the type
+// names (uint8(e)), and C's, which also read as casts in parentheses
+// ((uint8_t)e, (unsigned char)e; the names of several words only so).
+var castTypes = map[string]Type{
+	"bool": Bool, "_Bool": Bool,
+	"i8": Int8, "int8": Int8, "int8_t": Int8, "signed char": Int8,
+	"i16": Int16, "int16": Int16, "int16_t": Int16, "short": Int16,
+	"i32": Int32, "int32": Int32, "int32_t": Int32, "int": Int32,
+	"i64": Int64, "int64": Int64, "int64_t": Int64, "long": Int64, "long long": Int64,
+	"u8": Uint8, "uint8": Uint8, "uint8_t": Uint8, "unsigned char": Uint8,
+	"u16": Uint16, "uint16": Uint16, "uint16_t": Uint16, "unsigned short": Uint16,
+	"u32": Uint32, "uint32": Uint32, "uint32_t": Uint32, "unsigned": Uint32, "unsigned int": Uint32,
+	"u64": Uint64, "uint64": Uint64, "uint64_t": Uint64, "unsigned long": Uint64, "unsigned long long": Uint64,
+	"f32": Float32, "float32": Float32, "float": Float32,
+	"f64": Float64, "float64": Float64, "double": Float64,
+}
+
 var calls = map[string]Op{"min": OpMin, "max": OpMax, "fmin": OpMin, "fmax": OpMax, "fminf": OpMin,
 	"fmaxf": OpMax, "select": OpSelect}
 
@@ -598,6 +627,9 @@ func (p *parser) primary() *node {
 		return &node{kind: nNum, tok: tok, text: tok.text, float: tok.kind == tokFloat}
 	case tokLParen:
 		p.next()
+		if to, ok := p.cCast(); ok {
+			return &node{kind: nOp, tok: tok, op: OpCast, cast: to, args: []*node{p.unary()}}
+		}
 		n := p.expr()
 		p.expect(tokRParen)
 		return n
@@ -606,6 +638,26 @@ func (p *parser) primary() *node {
 	}
 	p.fail(tok, "want an expression, got %s", describe(tok))
 	return &node{kind: nBool, tok: tok}
+}
+
+// cCast reads the "T)" of a C cast (the parenthesis before it read) and
+// returns T; otherwise it reads nothing.
+func (p *parser) cCast() (Type, bool) {
+	if p.tok.kind != tokName {
+		return 0, false
+	}
+	save := *p
+	var words []string
+	for p.tok.kind == tokName && len(words) < 3 {
+		words = append(words, p.tok.text)
+		p.next()
+	}
+	if t, ok := castTypes[strings.Join(words, " ")]; ok && p.tok.kind == tokRParen {
+		p.next()
+		return t, true
+	}
+	*p = save
+	return 0, false
 }
 
 // name parses a leaf, a literal name, a call or a named value.
@@ -626,6 +678,16 @@ func (p *parser) name() *node {
 			p.fail(tok, "%s takes %d arguments, got %d", tok.text, op.Arity(), len(args))
 		}
 		return &node{kind: nOp, tok: tok, op: op, args: args}
+	}
+	if to, ok := castTypes[tok.text]; ok && p.tok.kind == tokLParen {
+		p.next()
+		args := p.args()
+		p.expect(tokRParen)
+		if len(args) != 1 {
+			p.fail(tok, "%s takes 1 argument, got %d", tok.text, len(args))
+			args = append(args, &node{kind: nBool, tok: tok})[:1]
+		}
+		return &node{kind: nOp, tok: tok, op: OpCast, cast: to, args: args}
 	}
 	if !p.update && p.opaque == 0 {
 		if op, i, ok := leafName(tok.text); ok {
@@ -786,6 +848,8 @@ func (ty *typer) known(n *node) Type {
 			return Bool
 		case n.op == OpSelect:
 			return ty.either(n.args[1], n.args[2])
+		case n.op == OpCast:
+			return n.cast
 		}
 		if len(n.args) == 2 {
 			return ty.either(n.args[0], n.args[1])
@@ -796,10 +860,28 @@ func (ty *typer) known(n *node) Type {
 }
 
 func (ty *typer) either(a, b *node) Type {
-	if t := ty.known(a); t != untyped {
-		return t
+	ta, tb := ty.known(a), ty.known(b)
+	if ta == untyped || tb != untyped && ta != tb && (isCast(b) || isCast(a)) && wider(tb, ta) {
+		// A conversion's type meets the other operand's as C's usual
+		// arithmetic conversions do: u8(a) + x0 is computed in x0's int.
+		return tb
 	}
-	return ty.known(b)
+	return ta
+}
+
+func isCast(n *node) bool { return n.kind == nOp && n.op == OpCast }
+
+// wider reports whether C's usual arithmetic conversions take a and b to
+// a: floats above integers, more bits above fewer, unsigned above signed
+// of the same width.
+func wider(a, b Type) bool {
+	switch {
+	case a.Float() != b.Float():
+		return a.Float()
+	case a.Bits() != b.Bits():
+		return a.Bits() > b.Bits()
+	}
+	return a.Unsigned() && !b.Unsigned()
 }
 
 // operandType returns the type of the operands of a comparison, or of
@@ -838,6 +920,20 @@ func (ty *typer) expr(n *node, want Type) *Expr {
 		return ty.number(n, want)
 	}
 	switch op := n.op; {
+	case op == OpCast:
+		// The operand's own type, else the element's (a named value
+		// converted: u16(in(r)) reads in(r) in the element type); a
+		// conversion used where another type is wanted converts again,
+		// as C converts implicitly.
+		from := ty.known(n.args[0])
+		if from == untyped {
+			from = ty.types(-1)
+		}
+		e := Cast(ty.expr(n.args[0], from), n.cast)
+		if n.cast != want {
+			e = Cast(e, want)
+		}
+		return e
 	case op == OpSelect:
 		c := ty.expr(n.args[0], ty.operandType(Bool, n.args[0]))
 		return Apply(OpSelect, c, ty.expr(n.args[1], want), ty.expr(n.args[2], want))

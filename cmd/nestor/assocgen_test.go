@@ -100,7 +100,7 @@ func TestAssocGenAddHand(t *testing.T) {
 		names[e.Name] = true
 	}
 	for _, h := range hops {
-		if !names[h.Name] {
+		if h.For(assoc.Int8) && !names[h.Name] {
 			t.Errorf("hand primitive %s not added", h.Name)
 		}
 	}
