@@ -51,6 +51,10 @@ const (
 	// kneeDrop is the least bandwidth ratio between two plateaus of the
 	// sweep for the boundary between them to count as a cache size.
 	kneeDrop = 1.15
+	// runTimeout bounds one run of a benchmark: its repetition count is
+	// calibrated once, and a machine that becomes loaded afterwards can
+	// make the samples many times longer than their target.
+	runTimeout = 2 * time.Minute
 )
 
 // Measure runs the micro-benchmarks on this host and returns Host with
@@ -299,11 +303,16 @@ type sample struct{ work, seconds float64 }
 // run runs benchmark mode on size n with threads threads, each sample
 // lasting at least target, and returns reps samples.
 func (r *runner) run(mode string, n int64, threads int, target time.Duration, reps int) ([]sample, error) {
-	cmd := exec.CommandContext(r.ctx, r.exe, mode, strconv.FormatInt(n, 10),
+	ctx, cancel := context.WithTimeout(r.ctx, runTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, r.exe, mode, strconv.FormatInt(n, 10),
 		strconv.FormatFloat(target.Seconds(), 'g', -1, 64), strconv.Itoa(reps), strconv.Itoa(threads))
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
+	if ctx.Err() == context.DeadlineExceeded {
+		return nil, fmt.Errorf("bench %s %d: no result after %v (a heavily loaded machine?)", mode, n, runTimeout)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("bench %s %d: %v: %s", mode, n, err, strings.TrimSpace(stderr.String()))
 	}

@@ -272,8 +272,11 @@ static void barrier(int threads, double target, int reps) {
 	{
 		while (!stop) {
 #pragma omp barrier
+			/* The master doubles n once the loop's last barrier is
+			 * passed: the others must not read it again then. */
+			long m = n;
 			double t0 = now();
-			for (long i = 0; i < n; i++) {
+			for (long i = 0; i < m; i++) {
 #pragma omp barrier
 			}
 #pragma omp master
