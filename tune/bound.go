@@ -3,6 +3,8 @@ package tune
 import (
 	"fmt"
 	"math"
+	"math/big"
+	"slices"
 
 	"nestor/interp"
 	"nestor/ir"
@@ -23,9 +25,20 @@ type Machine struct {
 	// from memory; LastLevel is the size of the last-level cache in bytes.
 	DRAMBandwidth float64
 	LastLevel     int64
+	// Levels are the cache levels outside L1 (L2, L3 where measured):
+	// the data that does not fit in the level below crosses each at
+	// least once per call, at most at its bandwidth.
+	Levels []Level
 	// Fingerprint names the kind of machine in records: times compare
 	// only between records of one fingerprint.
 	Fingerprint string
+}
+
+// Level is a cache level seen from the cores: the capacity of the level
+// below it and the bandwidth all cores read it with.
+type Level struct {
+	Below     int64
+	Bandwidth float64
 }
 
 // Cost is what a region computes, counted once at the measured sizes.
@@ -35,7 +48,10 @@ type Cost struct {
 	// vector holds 8/size times as many of those): Ops/PeakOps is the
 	// time one core needs at least.
 	Ops float64
-	// Bytes is the size of every array the region touches.
+	// Bytes is a lower bound on the bytes of the data the region
+	// touches: per array, the most elements one injective access touches
+	// (an access is injective when its subscripts' coefficients over the
+	// counters have full column rank), at most the array's size.
 	Bytes int64
 }
 
@@ -48,6 +64,10 @@ func CostOf(p *ir.Program, params []int64) (Cost, error) {
 	}
 	var c Cost
 	used := map[int]bool{}
+	// touched[a] is a lower bound on the elements of array a the region
+	// touches: the instances of a statement whose access to a is
+	// injective (distinct instances, distinct elements).
+	touched := map[int]int64{}
 	for si, s := range p.Stmts {
 		ops, narrow := 0, 8
 		count := func(e ir.Expr) bool {
@@ -67,19 +87,27 @@ func CostOf(p *ir.Program, params []int64) (Cost, error) {
 		c.Ops += float64(counts[si]) * float64(ops) * float64(narrow) / 8
 		for _, a := range s.Accesses {
 			used[a.Array] = true
+			if injective(a, s.Depth()) {
+				touched[a.Array] = max(touched[a.Array], counts[si])
+			}
 		}
 	}
 	for a := range used {
 		arr := p.Arrays[a]
-		n := int64(arr.Elem.Size())
+		elem := int64(arr.Elem.Size())
+		size, ok := elem, true
 		for _, d := range arr.Dims {
-			x, ok := d.Eval(nil, params, nil)
-			if !ok || x < 0 || x > 0 && n > math.MaxInt64/x {
-				return Cost{}, fmt.Errorf("tune: size of array %s overflows", arr.Name)
+			x, okx := d.Eval(nil, params, nil)
+			if !okx || x < 0 || x > 0 && size > math.MaxInt64/x {
+				ok = false
+				break
 			}
-			n *= x
+			size *= x
 		}
-		c.Bytes += n
+		if !ok {
+			return Cost{}, fmt.Errorf("tune: size of array %s overflows", arr.Name)
+		}
+		c.Bytes += min(touched[a]*elem, size)
 	}
 	return c, nil
 }
@@ -93,6 +121,11 @@ func (m Machine) bound(c Cost, threads int) float64 {
 	memory := 0.0
 	if extra := c.Bytes - m.LastLevel; extra > 0 && m.DRAMBandwidth > 0 {
 		memory = float64(extra) / m.DRAMBandwidth
+	}
+	for _, l := range m.Levels {
+		if extra := c.Bytes - l.Below; extra > 0 && l.Bandwidth > 0 {
+			memory = max(memory, float64(extra)/l.Bandwidth)
+		}
 	}
 	return max(compute, memory)
 }
@@ -112,7 +145,7 @@ func (r *Region) Bound(d *Domains, m Machine, c Cost) float64 {
 // on a quieter machine) than the micro-benchmark saw, and the bound must
 // stay below every time measured.
 const (
-	peakMargin      = 1.5
+	peakMargin      = 2.0
 	bandwidthMargin = 2.0
 )
 
@@ -128,9 +161,64 @@ func MachineOf(m model.Machine, threads int) Machine {
 		if bw := m.Read[model.LevelDRAM]; bw.All > 0 {
 			out.DRAMBandwidth = max(bw.All, bw.PerCore) * bandwidthMargin
 		}
+		below := []int64{m.L1, m.L2}
+		for k, l := range []model.Level{model.LevelL2, model.LevelL3} {
+			if bw := m.Read[l]; bw.All > 0 && below[k] > 0 {
+				out.Levels = append(out.Levels, Level{Below: below[k], Bandwidth: max(bw.All, bw.PerCore) * bandwidthMargin})
+			}
+		}
 	}
 	if out.Fingerprint == "" {
 		out.Fingerprint = fmt.Sprintf("cores%d-l3_%d", m.Cores, m.L3)
 	}
 	return out
+}
+
+// injective reports whether access a of a statement with depth counters
+// maps distinct instances to distinct elements: the matrix of its
+// subscripts' counter coefficients has rank depth (exact rational
+// elimination; a subscript with locals does not count).
+func injective(a *ir.Access, depth int) bool {
+	if depth == 0 {
+		return true
+	}
+	var rows [][]*big.Rat
+	for _, x := range a.Index {
+		if slices.ContainsFunc(x.Local, func(c int64) bool { return c != 0 }) {
+			continue
+		}
+		row := make([]*big.Rat, depth)
+		for j := range depth {
+			row[j] = new(big.Rat)
+			if j < len(x.Iter) {
+				row[j].SetInt64(x.Iter[j])
+			}
+		}
+		rows = append(rows, row)
+	}
+	rank := 0
+	for col := 0; col < depth && rank < len(rows); col++ {
+		piv := -1
+		for r := rank; r < len(rows); r++ {
+			if rows[r][col].Sign() != 0 {
+				piv = r
+				break
+			}
+		}
+		if piv < 0 {
+			continue
+		}
+		rows[rank], rows[piv] = rows[piv], rows[rank]
+		for r := range rows {
+			if r == rank || rows[r][col].Sign() == 0 {
+				continue
+			}
+			f := new(big.Rat).Quo(rows[r][col], rows[rank][col])
+			for j := col; j < depth; j++ {
+				rows[r][j].Sub(rows[r][j], new(big.Rat).Mul(f, rows[rank][j]))
+			}
+		}
+		rank++
+	}
+	return rank == depth
 }

@@ -114,3 +114,65 @@ func Describe(m map[string]string) string {
 	}
 	return strings.Join(parts, " ")
 }
+
+// Summary aggregates records: how many evaluations, how many computed a
+// wrong result, and how the lower bound compares with the measured times.
+type Summary struct {
+	Evals, Wrong, Failed int
+	// Timed counts the evaluations with a time; Violations those whose
+	// bound exceeded it (an unsound bound).
+	Timed, Violations int
+	// Tightness is the median of bound/time over the timed evaluations.
+	Tightness float64
+	// Speedups are, per search (file, region, seed, threads), the
+	// default policy's time over the best time.
+	Speedups []float64
+}
+
+// Summarize aggregates recs.
+func Summarize(recs []Record) Summary {
+	var s Summary
+	var ratios []float64
+	type run struct {
+		file    string
+		region  int
+		seed    int64
+		threads int
+	}
+	def, best := map[run]float64{}, map[run]float64{}
+	var runs []run
+	for _, r := range recs {
+		s.Evals++
+		switch {
+		case r.Wrong:
+			s.Wrong++
+		case r.Error != "":
+			s.Failed++
+		case r.Time > 0:
+			s.Timed++
+			ratios = append(ratios, r.Bound/r.Time)
+			if r.Bound > r.Time {
+				s.Violations++
+			}
+			k := run{r.File, r.Region, r.Seed, r.Threads}
+			if _, ok := best[k]; !ok {
+				runs = append(runs, k)
+				best[k] = r.Time
+			}
+			best[k] = min(best[k], r.Time)
+			if r.Default {
+				def[k] = r.Time
+			}
+		}
+	}
+	if len(ratios) > 0 {
+		slices.Sort(ratios)
+		s.Tightness = ratios[len(ratios)/2]
+	}
+	for _, k := range runs {
+		if d, ok := def[k]; ok {
+			s.Speedups = append(s.Speedups, d/best[k])
+		}
+	}
+	return s
+}

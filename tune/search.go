@@ -38,6 +38,10 @@ type Options struct {
 	Threads int
 	// Progress, when set, is called after every evaluation.
 	Progress func(Progress)
+	// Random draws candidates uniformly at each decision and prunes
+	// nothing: a sample of the space, for checking the bound's soundness
+	// and the correctness of arbitrary candidates.
+	Random bool
 }
 
 // DefaultOrder decides the most discriminating choices first (Telamon's
@@ -257,14 +261,14 @@ func (s *Searcher) pick(n *node) int {
 		if kid.closed {
 			continue
 		}
-		if kid.bound >= s.best {
+		if kid.bound >= s.best && !s.opt.Random {
 			kid.closed = true
 			s.res.Pruned++
 			s.res.PrunedAt[kid.depth-1]++
 			continue
 		}
 		w := 1.0
-		if !math.IsInf(s.best, 1) {
+		if !math.IsInf(s.best, 1) && !s.opt.Random {
 			w = s.best - kid.bound
 		}
 		open = append(open, k)

@@ -128,3 +128,30 @@ func TestRecordsApply(t *testing.T) {
 		}
 	}
 }
+
+// TestCostBytes checks the data lower bound on gemm: C is touched whole
+// (its update C[i][j] *= beta is injective), A and B only through
+// non-injective accesses, which count nothing.
+func TestCostBytes(t *testing.T) {
+	r := region(t, "gemm")
+	p := r.File.Scops[0].Prog
+	sizes := map[string]int64{"ni": 20, "nj": 25, "nk": 30} // MINI
+	params := make([]int64, len(p.Params))
+	for k, q := range p.Params {
+		params[k] = sizes[q.Name]
+	}
+	c, err := CostOf(p, params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ni, nj int64 = -1, -1
+	for _, a := range p.Arrays {
+		if a.Name == "C" {
+			ni, _ = a.Dims[0].Eval(nil, params, nil)
+			nj, _ = a.Dims[1].Eval(nil, params, nil)
+		}
+	}
+	if want := ni * nj * 8; ni != 20 || nj != 25 || c.Bytes != want {
+		t.Errorf("gemm MINI: %d bytes touched at least, want %d (C, %dx%d doubles)", c.Bytes, want, ni, nj)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -57,10 +58,29 @@ again), and nestor opt --records FILE applies the best recorded decisions.
 		kernel := fs.String("kernel", "", "tune the regions of function `name` (default: the only function with regions)")
 		space := fs.Bool("space", false, "print each region's decision space and exit")
 		quiet := fs.Bool("quiet", false, "no progress on standard error")
+		random := fs.Bool("random", false, "evaluate uniformly drawn candidates without pruning (a sample of the space: checks the bound's soundness and the candidates' correctness)")
 		params := paramFlag{}
 		fs.Var(params, "param", "value of an int kernel parameter, `name=V` (repeatable)")
+		summary := fs.String("summary", "", "summarize the records in `FILE.jsonl` (evaluations, wrong results, the bound against the measured times, speedups) and exit")
 		plotIn := fs.String("plot", "", "draw the convergence of the searches in `FILE.jsonl` (best time and the share cut by the bound against evaluations) as SVG to -o, and exit")
 		return func(out io.Writer, args []string) error {
+			if *summary != "" {
+				recs, err := tune.ReadRecords(*summary)
+				if err != nil {
+					return err
+				}
+				sm := tune.Summarize(recs)
+				fmt.Fprintf(out, "%d evaluations: %d timed, %d wrong results, %d failed\n", sm.Evals, sm.Timed, sm.Wrong, sm.Failed)
+				fmt.Fprintf(out, "lower bound above the measured time: %d of %d (median bound/measured %.3g)\n", sm.Violations, sm.Timed, sm.Tightness)
+				if len(sm.Speedups) > 0 {
+					geo := 0.0
+					for _, x := range sm.Speedups {
+						geo += math.Log(x)
+					}
+					fmt.Fprintf(out, "%d searches with the default policy measured: best/default geometric mean %.3gx\n", len(sm.Speedups), math.Exp(geo/float64(len(sm.Speedups))))
+				}
+				return nil
+			}
 			if *plotIn != "" {
 				if len(args) != 0 {
 					return usageError{"--plot FILE.jsonl takes no C file"}
@@ -120,7 +140,7 @@ again), and nestor opt --records FILE applies the best recorded decisions.
 			defer stop()
 			return runTune(ctx, out, f, scop, regions, opts, tuneConfig{
 				budget: *budget, limit: *limit, threads: *threads, seed: *seed, runs: *runs,
-				records: *records, out: dst, order: *order, quiet: *quiet, params: params,
+				records: *records, out: dst, order: *order, quiet: *quiet, params: params, random: *random,
 				check: check.Options{CC: os.Getenv("CC"), IncludePaths: src.include, Defines: src.define},
 			})
 		}
@@ -134,7 +154,7 @@ type tuneConfig struct {
 	limit                 time.Duration
 	seed                  int64
 	records, out, order   string
-	quiet                 bool
+	quiet, random         bool
 	params                paramFlag
 	check                 check.Options
 }
@@ -190,7 +210,7 @@ func runTune(ctx context.Context, out io.Writer, f *frontend.File, scop *fronten
 		fmt.Fprintf(progress, "tune: region %d (%s): %d choices, about %.3g candidates (%.0f%% dead ends)\n", k, f.Scops[k].Pos, len(r.Space.Choices), size, 100*dead)
 		show := newTuneProgress(progress, cfg.budget, cfg.quiet)
 		s, err := tune.NewSearcher(r, e, m, tune.Options{Budget: cfg.budget, Time: cfg.limit, Seed: cfg.seed, Order: order,
-			Prior: prior, Records: rec, File: f.Path, Machine: m.Fingerprint, Threads: cfg.threads, Progress: show.update})
+			Prior: prior, Records: rec, File: f.Path, Machine: m.Fingerprint, Threads: cfg.threads, Progress: show.update, Random: cfg.random})
 		if err != nil {
 			return err
 		}
