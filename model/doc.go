@@ -25,7 +25,9 @@
 // several samples, costs keep both the fastest and the median sample, so
 // a lower bound can use the fastest: the measurements are taken on a
 // possibly loaded machine (LoadAvg records the load), and load only ever
-// makes a sample slower.
+// makes a sample slower. One-thread benchmarks time the thread's CPU
+// time, which other processes barely change; those with several threads
+// time the wall clock, which load does.
 //
 // # Limits
 //
