@@ -65,8 +65,7 @@ func CostOf(p *ir.Program, params []int64) (Cost, error) {
 	var c Cost
 	used := map[int]bool{}
 	// touched[a] is a lower bound on the elements of array a the region
-	// touches: the instances of a statement whose access to a is
-	// injective (distinct instances, distinct elements).
+	// touches: the most that one access touches (distinct).
 	touched := map[int]int64{}
 	for si, s := range p.Stmts {
 		ops, narrow := 0, 8
@@ -87,8 +86,8 @@ func CostOf(p *ir.Program, params []int64) (Cost, error) {
 		c.Ops += float64(counts[si]) * float64(ops) * float64(narrow) / 8
 		for _, a := range s.Accesses {
 			used[a.Array] = true
-			if injective(a, s.Depth()) {
-				touched[a.Array] = max(touched[a.Array], counts[si])
+			if n, ok := distinct(s, a, counts[si], params); ok {
+				touched[a.Array] = max(touched[a.Array], n)
 			}
 		}
 	}
@@ -174,11 +173,97 @@ func MachineOf(m model.Machine, threads int) Machine {
 	return out
 }
 
-// injective reports whether access a of a statement with depth counters
-// maps distinct instances to distinct elements: the matrix of its
-// subscripts' counter coefficients has rank depth (exact rational
-// elimination; a subscript with locals does not count).
-func injective(a *ir.Access, depth int) bool {
+// distinct returns the number of distinct elements access a of statement
+// s touches over its count instances, when it can tell exactly: the
+// counters the subscripts use must map injectively (see injective), and
+// every other counter must be separable, its bounds mentioning no other
+// counter and no local, so the domain is the product of its range and the
+// rest: the access then touches count / (the product of those ranges).
+func distinct(s *ir.Stmt, a *ir.Access, count int64, params []int64) (int64, bool) {
+	d := s.Depth()
+	used := make([]bool, d)
+	for _, x := range a.Index {
+		if slices.ContainsFunc(x.Local, func(c int64) bool { return c != 0 }) {
+			return 0, false
+		}
+		for j, c := range x.Iter {
+			if c != 0 {
+				used[j] = true
+			}
+		}
+	}
+	var cols []int
+	div := int64(1)
+	for j := range d {
+		if used[j] {
+			cols = append(cols, j)
+			continue
+		}
+		r, ok := separableRange(s, j, params)
+		if !ok {
+			return 0, false
+		}
+		if r == 0 {
+			return 0, true
+		}
+		div *= r
+	}
+	if !injective(a, cols) {
+		return 0, false
+	}
+	return count / div, true
+}
+
+// separableRange returns the number of values counter j of s takes when
+// every constraint that mentions it mentions no other counter and no
+// local (its range is then the same at every point of the others).
+func separableRange(s *ir.Stmt, j int, params []int64) (int64, bool) {
+	lo, hi := int64(math.MinInt64), int64(math.MaxInt64)
+	for _, c := range s.Domain.Cons {
+		if j >= len(c.Iter) || c.Iter[j] == 0 {
+			continue
+		}
+		for k, x := range c.Iter {
+			if k != j && x != 0 {
+				return 0, false
+			}
+		}
+		if slices.ContainsFunc(c.Local, func(x int64) bool { return x != 0 }) {
+			return 0, false
+		}
+		iter := make([]int64, len(c.Iter))
+		r, ok := c.Eval(iter, params, nil) // the constraint at counter 0
+		if !ok {
+			return 0, false
+		}
+		a := c.Iter[j]
+		if a > 0 || c.Eq {
+			if a > 0 {
+				lo = max(lo, ir.CeilDiv(-r, a))
+			} else {
+				lo = max(lo, ir.CeilDiv(r, -a))
+			}
+		}
+		if a < 0 || c.Eq {
+			if a < 0 {
+				hi = min(hi, ir.FloorDiv(r, -a))
+			} else {
+				hi = min(hi, ir.FloorDiv(-r, a))
+			}
+		}
+	}
+	if lo == math.MinInt64 || hi == math.MaxInt64 {
+		return 0, false
+	}
+	return max(hi-lo+1, 0), true
+}
+
+// injective reports whether access a maps distinct values of the counters
+// cols to distinct elements: the matrix of its subscripts' coefficients
+// on those counters has full column rank (exact rational elimination; a
+// subscript with locals does not count).
+func injective(a *ir.Access, cols []int) bool {
+	depth := len(cols)
 	if depth == 0 {
 		return true
 	}
@@ -188,10 +273,10 @@ func injective(a *ir.Access, depth int) bool {
 			continue
 		}
 		row := make([]*big.Rat, depth)
-		for j := range depth {
-			row[j] = new(big.Rat)
+		for k, j := range cols {
+			row[k] = new(big.Rat)
 			if j < len(x.Iter) {
-				row[j].SetInt64(x.Iter[j])
+				row[k].SetInt64(x.Iter[j])
 			}
 		}
 		rows = append(rows, row)
