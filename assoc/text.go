@@ -448,11 +448,27 @@ type parser struct {
 	maxX      int    // the largest f(args)[i] read
 	opaque    int    // depth inside a named value's arguments
 	depth     int    // nesting of the expression being parsed
+	nodes     []node // free nodes of alloc's chunk
 }
 
 // maxDepth bounds the nesting of the source, so that the parser's
 // recursion stays shallow on hostile input.
 const maxDepth = 200
+
+// alloc returns a new node with n's fields, from a chunk of nodes: a
+// table of two thousand entries parses without a hundred thousand small
+// allocations.
+func (p *parser) alloc(n node) *node {
+	if len(p.nodes) == 0 {
+		// A node takes at least two characters of the source (an
+		// operand and an operator or a comma) beyond the first.
+		p.nodes = make([]node, min(64, (len(p.src)-p.off)/2+2))
+	}
+	q := &p.nodes[0]
+	p.nodes = p.nodes[1:]
+	*q = n
+	return q
+}
 
 func newParser(src string) *parser {
 	p := &parser{src: src, line: 1, maxX: -1}
@@ -521,7 +537,7 @@ func (p *parser) expr() *node {
 	a := p.expr()
 	p.expect(tokColon)
 	b := p.expr()
-	return &node{kind: nOp, tok: tok, op: OpSelect, args: []*node{c, a, b}}
+	return p.alloc(node{kind: nOp, tok: tok, op: OpSelect, args: []*node{c, a, b}})
 }
 
 var binOps = map[string]struct {
@@ -538,24 +554,34 @@ var binOps = map[string]struct {
 }
 
 // binary parses left-associative binary operations of precedence at
-// least prec.
+// least prec (precedence climbing: one call per operator, not one per
+// level per operand).
 func (p *parser) binary(prec int) *node {
-	if prec > precMul {
-		return p.unary()
-	}
-	a := p.binary(prec + 1)
+	return p.binaryRest(p.unary(), prec)
+}
+
+// binaryRest continues the binary operations of precedence at least prec
+// whose left operand a has been read.
+func (p *parser) binaryRest(a *node, prec int) *node {
 	for p.tok.kind == tokOp {
 		b, ok := binOps[p.tok.text]
-		if !ok || b.prec != prec {
+		if !ok || b.prec < prec {
 			break
 		}
 		tok := p.tok
 		p.next()
-		c := p.binary(prec + 1)
+		c := p.unary()
+		for p.tok.kind == tokOp {
+			b2, ok := binOps[p.tok.text]
+			if !ok || b2.prec <= b.prec {
+				break
+			}
+			c = p.binaryRest(c, b.prec+1)
+		}
 		if b.swap {
 			a, c = c, a
 		}
-		a = &node{kind: nOp, tok: tok, op: b.op, args: []*node{a, c}}
+		a = p.alloc(node{kind: nOp, tok: tok, op: b.op, args: []*node{a, c}})
 	}
 	return a
 }
@@ -579,14 +605,14 @@ func (p *parser) unary() *node {
 				return n
 			}
 		}
-		return &node{kind: nOp, tok: tok, op: OpNeg, args: []*node{p.unary()}}
+		return p.alloc(node{kind: nOp, tok: tok, op: OpNeg, args: []*node{p.unary()}})
 	case p.isOp("!"):
 		p.next()
 		if p.depth++; p.depth > maxDepth {
 			p.fail(tok, "expression nested too deeply")
 		}
 		defer func() { p.depth-- }()
-		return &node{kind: nOp, tok: tok, op: OpNot, args: []*node{p.unary()}}
+		return p.alloc(node{kind: nOp, tok: tok, op: OpNot, args: []*node{p.unary()}})
 	case p.isOp("+"):
 		p.next()
 		return p.unary()
@@ -624,11 +650,11 @@ func (p *parser) primary() *node {
 	switch tok.kind {
 	case tokInt, tokFloat:
 		p.next()
-		return &node{kind: nNum, tok: tok, text: tok.text, float: tok.kind == tokFloat}
+		return p.alloc(node{kind: nNum, tok: tok, text: tok.text, float: tok.kind == tokFloat})
 	case tokLParen:
 		p.next()
 		if to, ok := p.cCast(); ok {
-			return &node{kind: nOp, tok: tok, op: OpCast, cast: to, args: []*node{p.unary()}}
+			return p.alloc(node{kind: nOp, tok: tok, op: OpCast, cast: to, args: []*node{p.unary()}})
 		}
 		n := p.expr()
 		p.expect(tokRParen)
@@ -637,7 +663,7 @@ func (p *parser) primary() *node {
 		return p.name()
 	}
 	p.fail(tok, "want an expression, got %s", describe(tok))
-	return &node{kind: nBool, tok: tok}
+	return p.alloc(node{kind: nBool, tok: tok})
 }
 
 // cCast reads the "T)" of a C cast (the parenthesis before it read) and
@@ -666,9 +692,9 @@ func (p *parser) name() *node {
 	p.next()
 	switch tok.text {
 	case "true", "false":
-		return &node{kind: nBool, tok: tok, neg: tok.text == "false"}
+		return p.alloc(node{kind: nBool, tok: tok, neg: tok.text == "false"})
 	case "INFINITY", "NAN":
-		return &node{kind: nSpecial, tok: tok, text: tok.text}
+		return p.alloc(node{kind: nSpecial, tok: tok, text: tok.text})
 	}
 	if op, ok := calls[tok.text]; ok && p.tok.kind == tokLParen {
 		p.next()
@@ -677,7 +703,7 @@ func (p *parser) name() *node {
 		if len(args) != op.Arity() {
 			p.fail(tok, "%s takes %d arguments, got %d", tok.text, op.Arity(), len(args))
 		}
-		return &node{kind: nOp, tok: tok, op: op, args: args}
+		return p.alloc(node{kind: nOp, tok: tok, op: op, args: args})
 	}
 	if to, ok := castTypes[tok.text]; ok && p.tok.kind == tokLParen {
 		p.next()
@@ -685,13 +711,13 @@ func (p *parser) name() *node {
 		p.expect(tokRParen)
 		if len(args) != 1 {
 			p.fail(tok, "%s takes 1 argument, got %d", tok.text, len(args))
-			args = append(args, &node{kind: nBool, tok: tok})[:1]
+			args = append(args, p.alloc(node{kind: nBool, tok: tok}))[:1]
 		}
-		return &node{kind: nOp, tok: tok, op: OpCast, cast: to, args: args}
+		return p.alloc(node{kind: nOp, tok: tok, op: OpCast, cast: to, args: args})
 	}
 	if !p.update && p.opaque == 0 {
 		if op, i, ok := leafName(tok.text); ok {
-			return &node{kind: nLeaf, tok: tok, leafOp: op, leafIndex: i}
+			return p.alloc(node{kind: nLeaf, tok: tok, leafOp: op, leafIndex: i})
 		}
 	}
 	// A named value: the name, then calls and subscripts, as written
@@ -727,7 +753,7 @@ func (p *parser) name() *node {
 	if p.update && p.opaque > 0 && strings.HasPrefix(text, p.lhs) && len(p.lhs) > 0 {
 		p.fail(tok, "partial result %s inside %s", p.lhs, "a named value")
 	}
-	return &node{kind: nVar, tok: tok, text: text}
+	return p.alloc(node{kind: nVar, tok: tok, text: text})
 }
 
 // partial parses what follows the reduction's f(args): [i] for x_i, or
@@ -746,7 +772,7 @@ func (p *parser) partial(tok token) *node {
 		p.expect(tokRBrack)
 	}
 	p.maxX = max(p.maxX, i)
-	return &node{kind: nLeaf, tok: tok, leafOp: OpX, leafIndex: i}
+	return p.alloc(node{kind: nLeaf, tok: tok, leafOp: OpX, leafIndex: i})
 }
 
 func (p *parser) args() []*node {
@@ -760,8 +786,15 @@ func (p *parser) args() []*node {
 
 // leafName reads x, y, k, xN, yN and kN.
 func leafName(s string) (Op, int, bool) {
-	op, ok := map[byte]Op{'x': OpX, 'y': OpY, 'k': OpK}[s[0]]
-	if !ok {
+	var op Op
+	switch s[0] {
+	case 'x':
+		op = OpX
+	case 'y':
+		op = OpY
+	case 'k':
+		op = OpK
+	default:
 		return 0, 0, false
 	}
 	if len(s) == 1 {
