@@ -326,7 +326,7 @@ func TestParseSamples(t *testing.T) {
 	if least, median := cost(ss); least != 1.0/150 || median != (0.01+0.02)/2 {
 		t.Errorf("cost = %g, %g; want %g, %g", least, median, 1.0/150, 0.015)
 	}
-	for _, bad := range []string{"", "1\n", "1 0\n", "-1 2\n", "x 1\n", "1 2 3\n", "NaN 1\n"} {
+	for _, bad := range []string{"", "1\n", "1 0\n", "-1 2\n", "x 1\n", "1 2 3\n", "NaN 1\n", "Inf 1\n", "1e308 1e-308\n"} {
 		if _, err := parseSamples(bad); err == nil {
 			t.Errorf("parseSamples(%q) accepted", bad)
 		}
@@ -348,4 +348,41 @@ func TestSI(t *testing.T) {
 			t.Errorf("siBytes(%d) = %q, want %q", b, got, want)
 		}
 	}
+}
+
+func FuzzParseCPUInfo(f *testing.F) {
+	f.Add(intelHT)
+	f.Add("processor : 0\nflags : avx512f\n\nprocessor : 1\n")
+	f.Add("core id : 3\nphysical id : 1\n:::\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		ci := parseCPUInfo(s)
+		if vb := ci.vectorBytes(); vb != 8 && vb != 16 && vb != 32 && vb != 64 {
+			t.Errorf("vector width %d", vb)
+		}
+		if ci.logical < 0 || ci.physical < 0 {
+			t.Errorf("negative counts %d %d", ci.logical, ci.physical)
+		}
+		m := describe(ci, caches{1, 2, 3}, 1)
+		if m.LogicalCores < 1 || m.PhysicalCores < 1 || m.CPU == "" || len(m.Fingerprint) != 12 {
+			t.Errorf("described as %+v", m)
+		}
+	})
+}
+
+func FuzzParseSamples(f *testing.F) {
+	f.Add("100 2\n300 2\n")
+	f.Add("1e308 1e-308\n")
+	f.Add("Inf 1\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		ss, err := parseSamples(s)
+		if err != nil {
+			return
+		}
+		if p := peak(ss); !(p > 0) {
+			t.Errorf("peak %g of %v", p, ss)
+		}
+		if least, median := cost(ss); !(least >= 0) || least > median {
+			t.Errorf("cost %g, %g of %v", least, median, ss)
+		}
+	})
 }

@@ -330,7 +330,7 @@ func parseSamples(out string) ([]sample, error) {
 		}
 		w, err1 := strconv.ParseFloat(f[0], 64)
 		s, err2 := strconv.ParseFloat(f[1], 64)
-		if err1 != nil || err2 != nil || !(w > 0) || !(s > 0) || math.IsInf(w, 0) || math.IsInf(s, 0) {
+		if err1 != nil || err2 != nil || !(w > 0) || !(s > 0) || math.IsInf(w/s, 0) || math.IsInf(s/w, 0) {
 			return nil, fmt.Errorf("bench output %q: want positive WORK SECONDS", strings.TrimSpace(line))
 		}
 		ss = append(ss, sample{w, s})

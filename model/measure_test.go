@@ -10,9 +10,9 @@ import (
 	"time"
 )
 
-// compiler returns the C compiler Measure would use, skipping the test
-// when there is none.
-func compiler(t *testing.T) {
+// needCC skips the test when the C compiler Measure would use is not
+// found.
+func needCC(t *testing.T) {
 	t.Helper()
 	cc := os.Getenv("CC")
 	if cc == "" {
@@ -27,7 +27,7 @@ func compiler(t *testing.T) {
 // that each number is positive and that the numbers are ordered as the
 // hardware orders them; nothing depends on how fast this machine is.
 func TestMeasure(t *testing.T) {
-	compiler(t)
+	needCC(t)
 	var progress strings.Builder
 	m, err := Measure(context.Background(), MeasureOptions{Reps: 3, Sample: 4 * time.Millisecond, Progress: &progress})
 	if err != nil {
