@@ -10,13 +10,15 @@
 // Leaves are x_i (element i of the partial result), y_j (element j of the
 // value folded in), the generic constant k, literals and named values;
 // inner nodes are C's arithmetic, min and max, comparisons, logic, bitwise
-// operations and select (c ? a : b). A [Tuple] of n expressions is an
+// operations, select (c ? a : b) and conversions ([Cast]: C's casts,
+// printed as Halide's u8(e)). A [Tuple] of n expressions is an
 // operator on n-tuples: element i is the new x_i.
 //
 // # Invariants
 //
 //   - A node's Type is the type of its value: comparisons and logic are
-//     Bool, their operands share a type.
+//     Bool, their operands share a type; only a conversion's operand may
+//     have another type than the node.
 //   - A [Value] is the bit pattern of its type, only its low Bits()
 //     significant.
 //
