@@ -25,9 +25,14 @@
 // several samples, costs keep both the fastest and the median sample, so
 // a lower bound can use the fastest: the measurements are taken on a
 // possibly loaded machine (LoadAvg records the load), and load only ever
-// makes a sample slower. One-thread benchmarks time the thread's CPU
-// time, which other processes barely change; those with several threads
-// time the wall clock, which load does.
+// makes a sample slower. To keep other processes out, the kernels time
+// each thread's CPU time (with several threads, Read's All adds the
+// threads' rates: on an idle machine the bandwidth they share, under load
+// possibly more), and fork and barrier time every operation on the wall
+// clock, a sample being the median operation of its run. A fork still
+// waits for its threads to be scheduled: on a loaded machine its cost is
+// the scheduler's latency (milliseconds at a load average of 15 on two
+// cores), which only an idle machine avoids.
 //
 // # Limits
 //

@@ -126,7 +126,8 @@ type SweepPoint struct {
 }
 
 // Overhead is the cost in seconds of one OpenMP operation with Threads
-// threads: the fastest sample and the median one.
+// threads. Each sample is the median of many operations timed one by
+// one; Min is the fastest sample, Median the median one.
 type Overhead struct {
 	Threads int     `json:"threads"`
 	Min     float64 `json:"min_s"`

@@ -9,9 +9,15 @@
  * sample lasts (the kernel's repetition count doubles until one run takes
  * that long), REPS the number of samples. Each sample is printed as one
  * line "WORK SECONDS": flops, FMAs, bytes, forks or barriers done in that
- * many seconds. Statistics (median, minimum) are model's business. With
- * one thread the seconds are the thread's CPU time, with more wall-clock
- * time.
+ * many seconds. Statistics (median, minimum) are model's business.
+ *
+ * The machine may be shared, so the clocks are chosen to leave other
+ * processes out. Kernels time each thread's CPU time: a sample with
+ * several threads adds the threads' rates (each its bytes over its CPU
+ * time), which on an idle machine is the bandwidth they share and under
+ * load at most a few times it. Fork and barrier time every operation on
+ * the wall clock, and a sample is the median operation of its run: one
+ * that a descheduled thread made wait does not count.
  */
 #include <omp.h>
 #include <stdio.h>
@@ -51,15 +57,25 @@ typedef long long vi __attribute__((vector_size(VB)));
 static volatile double vseed = 1.0;
 static volatile long long sink;
 
-/* clock is what now reads: with one thread, the thread's CPU time, so
- * that other processes on a shared machine do not count against the
- * kernel; with several, wall-clock time (waiting is part of their cost). */
-static clockid_t clock_id = CLOCK_MONOTONIC;
-
-static double now(void) {
+static double clock_at(clockid_t id) {
 	struct timespec t;
-	clock_gettime(clock_id, &t);
+	clock_gettime(id, &t);
 	return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+
+/* now is the calling thread's CPU time; wall the wall clock. */
+static double now(void) { return clock_at(CLOCK_THREAD_CPUTIME_ID); }
+static double wall(void) { return clock_at(CLOCK_MONOTONIC); }
+
+static int cmp_double(const void *a, const void *b) {
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* median sorts t[0:n] and returns its median. */
+static double median(double *t, long n) {
+	qsort(t, n, sizeof *t, cmp_double);
+	return n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
 }
 
 static void keep(double x) { sink += (long long)x; }
@@ -227,30 +243,37 @@ static void memory(const char *mode, long bytes, double target, int reps, int th
 	per -= per % (8 * VB);
 	if (per < 8 * VB)
 		per = 8 * VB;
-	double *times = calloc(reps, sizeof *times);
+	double *times = calloc((size_t)reps * threads, sizeof *times); /* [rep][thread] CPU seconds */
 	long n = 1;
 #pragma omp parallel num_threads(threads)
 	{
+		int id = omp_get_thread_num();
 		void *p = buffer(per);
 		mem(mode, p, per, 1); /* warm: caches, TLB */
 #pragma omp barrier
 #pragma omp master
-		CALIBRATE(n, target / 2, mem(mode, p, per, n));
+		CALIBRATE(n, target, mem(mode, p, per, n));
 #pragma omp barrier
 		for (int r = 0; r < reps; r++) {
 #pragma omp barrier
 			double t0 = now();
 			mem(mode, p, per, n);
-#pragma omp barrier
-#pragma omp master
-			times[r] = now() - t0;
+			times[r * threads + id] = now() - t0;
 		}
 		free(p);
 	}
-	for (int r = 0; r < reps; r++)
-		printf("%.17g %.9g\n", (double)per * threads * n, times[r]);
+	for (int r = 0; r < reps; r++) {
+		double rate = 0;
+		for (int t = 0; t < threads; t++)
+			rate += (double)per * n / times[r * threads + t];
+		double work = (double)per * threads * n;
+		printf("%.17g %.9g\n", work, work / rate);
+	}
 	free(times);
 }
+
+/* opcap bounds the operations a fork or barrier sample times one by one. */
+#define opcap (1L << 20)
 
 static double forks(int threads, long n) {
 	for (long i = 0; i < n; i++) {
@@ -262,19 +285,32 @@ static double forks(int threads, long n) {
 
 static void fork_join(int threads, double target, int reps) {
 	long n;
-	CALIBRATE(n, target, forks(threads, n));
-	for (int r = 0; r < reps; r++) {
-		double t0 = now(), w = forks(threads, n);
-		printf("%.17g %.9g\n", w, now() - t0);
+	double t0;
+	for (n = 1; n < opcap; n *= 2) {
+		t0 = wall();
+		forks(threads, n);
+		if (wall() - t0 >= target)
+			break;
 	}
+	double *t = malloc(n * sizeof *t);
+	for (int r = 0; r < reps; r++) {
+		for (long i = 0; i < n; i++) {
+			t0 = wall();
+#pragma omp parallel num_threads(threads)
+			clobber();
+			t[i] = wall() - t0;
+		}
+		printf("1 %.9g\n", median(t, n));
+	}
+	free(t);
 }
 
-/* barrier times n barriers inside one parallel region, from the first
- * barrier's end to the last one's on the master thread. */
+/* barrier times barriers inside one parallel region on the master
+ * thread, each from the end of the previous one. */
 static void barrier(int threads, double target, int reps) {
 	long n = 1;
 	int stop = 0;
-	double *times = calloc(reps, sizeof *times);
+	double *t = NULL;
 #pragma omp parallel num_threads(threads)
 	{
 		while (!stop) {
@@ -282,32 +318,37 @@ static void barrier(int threads, double target, int reps) {
 			/* The master doubles n once the loop's last barrier is
 			 * passed: the others must not read it again then. */
 			long m = n;
-			double t0 = now();
+			double t0 = wall();
 			for (long i = 0; i < m; i++) {
 #pragma omp barrier
 			}
 #pragma omp master
 			{
-				if (now() - t0 >= target || n >= (1L << 40))
+				if (wall() - t0 >= target || n >= opcap) {
 					stop = 1;
-				else
+					t = malloc(n * sizeof *t);
+				} else
 					n *= 2;
 			}
 #pragma omp barrier
 		}
 		for (int r = 0; r < reps; r++) {
 #pragma omp barrier
-			double t0 = now();
+			double t0 = wall();
 			for (long i = 0; i < n; i++) {
 #pragma omp barrier
+#pragma omp master
+				{
+					double t1 = wall();
+					t[i] = t1 - t0;
+					t0 = t1;
+				}
 			}
 #pragma omp master
-			times[r] = now() - t0;
+			printf("1 %.9g\n", median(t, n));
 		}
 	}
-	for (int r = 0; r < reps; r++)
-		printf("%ld %.9g\n", n, times[r]);
-	free(times);
+	free(t);
 }
 
 int main(int argc, char **argv) {
@@ -325,9 +366,6 @@ int main(int argc, char **argv) {
 		return 2;
 	}
 	omp_set_dynamic(0);
-	int single = !strcmp(mode, "fork") || !strcmp(mode, "barrier") ? n == 1 : threads == 1;
-	if (single)
-		clock_id = CLOCK_THREAD_CPUTIME_ID;
 	if (!strcmp(mode, "fma") || !strcmp(mode, "lat"))
 		compute(mode, target, reps);
 	else if (!strcmp(mode, "load") || !strcmp(mode, "sload") || !strcmp(mode, "store") || !strcmp(mode, "sstore"))
