@@ -108,13 +108,19 @@ type step struct {
 var steps = []step{
 	{"FMA throughput (1 core)", func(r *runner, m *Machine) (string, error) {
 		s, err := r.run("fma", 0, 1, r.opt.Sample, r.opt.Reps)
+		if err != nil {
+			return "", err
+		}
 		m.FMAPeak = peak(s)
-		return siUnit(m.FMAPeak, "flop/s"), err
+		return siUnit(m.FMAPeak, "flop/s"), nil
 	}},
 	{"FMA latency", func(r *runner, m *Machine) (string, error) {
 		s, err := r.run("lat", 0, 1, r.opt.Sample, r.opt.Reps)
+		if err != nil {
+			return "", err
+		}
 		m.FMALatency, _ = cost(s)
-		return siUnit(m.FMALatency, "s"), err
+		return siUnit(m.FMALatency, "s"), nil
 	}},
 	{"vector load (L1, 1 core)", func(r *runner, m *Machine) (string, error) {
 		return r.throughput("load", m, &m.VectorLoad)

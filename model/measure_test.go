@@ -99,3 +99,20 @@ func TestMeasure(t *testing.T) {
 		t.Errorf("load average %g", m.LoadAvg)
 	}
 }
+
+// TestMeasureErrors: a compiler that is missing or fails, and a cancelled
+// context, are errors, not machines.
+func TestMeasureErrors(t *testing.T) {
+	if _, err := Measure(context.Background(), MeasureOptions{CC: "/no/such/cc"}); err == nil || !strings.Contains(err.Error(), "/no/such/cc") {
+		t.Errorf("missing compiler: %v", err)
+	}
+	if _, err := Measure(context.Background(), MeasureOptions{CC: "false"}); err == nil {
+		t.Error("failing compiler: no error")
+	}
+	needCC(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if m, err := Measure(ctx, MeasureOptions{}); err == nil || m.Measured {
+		t.Errorf("cancelled: measured %v, %v", m.Measured, err)
+	}
+}
