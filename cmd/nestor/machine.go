@@ -16,7 +16,7 @@ import (
 )
 
 var machineCommand = &command{
-	name: "machine", args: "[--refresh] [--json] [-o FILE]",
+	name: "machine", args: "[--refresh] [--json] [-o FILE] [--reps N] [--sample D]",
 	summary: `measure the machine once and print what the model knows of it
 
 Micro-benchmarks (small C programs built with $CC or cc at -O3
