@@ -104,6 +104,7 @@ type Coordinator struct {
 	advisory *nats.Subscription
 	cancel   context.CancelFunc
 	wg       sync.WaitGroup
+	stopOnce sync.Once
 }
 
 // Start starts a coordinator: the embedded server unless Options.Server
@@ -498,13 +499,16 @@ func (c *Coordinator) expire(a maxDeliveriesAdvisory) {
 // Close stops the local workers (their unfinished tasks go back to the
 // queue), the coordinator's connection and the embedded server, and
 // closes the Results channel. The streams stay on the server (or in
-// Options.StoreDir) for a coordinator with Resume.
+// Options.StoreDir) for a coordinator with Resume. Close may be called
+// more than once.
 func (c *Coordinator) Close() error {
 	c.shutdown()
 	return nil
 }
 
-func (c *Coordinator) shutdown() {
+func (c *Coordinator) shutdown() { c.stopOnce.Do(c.stop) }
+
+func (c *Coordinator) stop() {
 	if c.cancel != nil {
 		c.cancel()
 	}

@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"nestor/dist"
+	"nestor/model"
 )
 
 var workerCommand = &command{
@@ -40,7 +41,7 @@ lose. The worker consumes only the queue it was pointed at.`,
 		tlsCert := fs.String("tls-cert", "", "PEM `file` of the client certificate")
 		tlsKey := fs.String("tls-key", "", "PEM `file` of the client certificate's key")
 		name := fs.String("name", "", "`name` of the worker in results (default HOST-PID)")
-		machine := fs.String("machine", "", "`fingerprint` of this machine, copied into results")
+		machine := fs.String("machine", "", "`fingerprint` of this machine, copied into results (default: its hardware fingerprint, as nestor machine's)")
 		quiet := fs.Bool("q", false, "print nothing but errors")
 		return func(out io.Writer, args []string) error {
 			if len(args) > 0 {
@@ -54,6 +55,9 @@ lose. The worker consumes only the queue it was pointed at.`,
 			}
 			if (*tlsCert == "") != (*tlsKey == "") {
 				return usageError{"--tls-cert and --tls-key go together"}
+			}
+			if *machine == "" {
+				*machine = model.Host().Fingerprint
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
