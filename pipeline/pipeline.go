@@ -169,6 +169,12 @@ type region struct {
 	graph *deps.Graph
 	// dec are the region's fixed decisions (Options.Decide).
 	dec Decisions
+	// What the schedule pass saw and decided (for Inspect): the program
+	// it scheduled, the schedule (nil when none was computed), and why
+	// the region keeps an original order ("" when it does not).
+	scheduled *ir.Program
+	sched     *sched.Schedule
+	kept      string
 }
 
 // pass is one step on a region's program.
@@ -210,17 +216,9 @@ func Optimize(f *frontend.File, opt Options) ([]byte, error) {
 	var out bytes.Buffer
 	last := 0
 	for k, orig := range f.Scops {
-		s := &region{Scop: new(frontend.Scop), dec: opt.decisions(k)}
-		*s.Scop = *orig // passes replace s.Prog; the caller's file stays as parsed
-		for _, p := range passes {
-			if err := p.fn(s, &opt); err != nil {
-				return nil, fmt.Errorf("%s: pass %s: %w", s.Pos, p.name, err)
-			}
-			if opt.Check {
-				if err := ir.Check(s.Prog); err != nil {
-					return nil, fmt.Errorf("%s: after pass %s: %w", s.Pos, p.name, err)
-				}
-			}
+		s, err := runPasses(orig, k, &opt)
+		if err != nil {
+			return nil, err
 		}
 		code, err := generate(s, f.Src, &opt)
 		if err != nil {
@@ -232,6 +230,56 @@ func Optimize(f *frontend.File, opt Options) ([]byte, error) {
 	}
 	out.Write(f.Src[last:])
 	return out.Bytes(), nil
+}
+
+// runPasses runs the passes on the k-th region orig of a file.
+func runPasses(orig *frontend.Scop, k int, opt *Options) (*region, error) {
+	s := &region{Scop: new(frontend.Scop), dec: opt.decisions(k)}
+	*s.Scop = *orig // passes replace s.Prog; the caller's file stays as parsed
+	for _, p := range passes {
+		if err := p.fn(s, opt); err != nil {
+			return nil, fmt.Errorf("%s: pass %s: %w", s.Pos, p.name, err)
+		}
+		if opt.Check {
+			if err := ir.Check(s.Prog); err != nil {
+				return nil, fmt.Errorf("%s: after pass %s: %w", s.Pos, p.name, err)
+			}
+		}
+	}
+	return s, nil
+}
+
+// View is what the passes made of one region: what nestor sched prints,
+// and exactly what Optimize generates code from.
+type View struct {
+	Scop *frontend.Scop
+	// Scheduled is the program the scheduler was given (after reroll and
+	// expand) and Schedule its schedule; nil when none was computed.
+	Scheduled *ir.Program
+	Schedule  *sched.Schedule
+	// Kept says which original order the region keeps and why ("" when
+	// it runs in the new schedule).
+	Kept string
+	// Prog is the final program and Loops its counters (nil in an
+	// original order without parallel loops).
+	Prog  *ir.Program
+	Loops []sched.LoopInfo
+	// reductions are the loops generation prints factored.
+	reductions []*codegen.Reduction
+}
+
+// Inspect runs the passes of Optimize on every region of f and returns
+// what they made, without generating code.
+func Inspect(f *frontend.File, opt Options) ([]View, error) {
+	var out []View
+	for k, orig := range f.Scops {
+		s, err := runPasses(orig, k, &opt)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, View{Scop: orig, Scheduled: s.scheduled, Schedule: s.sched, Kept: s.kept, Prog: s.Prog, Loops: s.loops, reductions: s.reductions})
+	}
+	return out, nil
 }
 
 // Generate returns the C text that replaces region s in its original
@@ -299,8 +347,10 @@ func bodyIndent(s *frontend.Scop, src []byte) string {
 // the region keeps its original order: always correct.
 func schedule(s *region, opt *Options) error {
 	if !opt.Schedule || s.dec.Order == OrderOriginal {
+		s.kept = "the original order (not scheduled)"
 		return nil
 	}
+	s.scheduled = s.Prog
 	g := s.graph
 	if g == nil || g.Prog != s.Prog { // none, or computed before a pass changed the program
 		var err error
@@ -313,8 +363,11 @@ func schedule(s *region, opt *Options) error {
 	}
 	if s.dec.Order == OrderOriginalParallel {
 		orig := sched.OriginalParallel(s.Prog, g)
+		s.kept = "the original order with its parallel loops (decided)"
 		if p, loops, err := sched.ApplyPlan(s.Prog, orig, sched.Plan{}); err == nil && slices.Contains(orig.Parallel, true) {
 			s.Prog, s.loops = p, loops
+		} else {
+			s.kept = "the original order (decided; it has no parallel loop)"
 		}
 		return nil
 	}
@@ -325,14 +378,17 @@ func schedule(s *region, opt *Options) error {
 	sc, err := sched.Compute(s.Prog, g, sched.Options{Fusion: fusion, Align: opt.Align, Budget: opt.SchedBudget})
 	if err != nil { // ErrNoSchedule, or a limit of poly's exact arithmetic
 		opt.note(s.Scop, "kept the original order: %v", err)
+		s.kept = fmt.Sprintf("the original order: %v", err)
 		return nil
 	}
+	s.sched = sc
 	if sc.Lifted > 0 {
 		opt.note(s.Scop, "its constant sizes overflow int64 in the scheduler's exact arithmetic: scheduled with %d of them as parameters, the schedule then specialized to their values", sc.Lifted)
 	}
 	keepCached := opt.KeepCached && s.dec.Order != OrderSchedule
 	if bytes, ok := footprint(s.Prog); keepCached && ok && bytes <= model.Host().L2 && !slices.Contains(sc.Parallel, true) {
 		opt.note(s.Scop, "kept the original order: the arrays fit in the L2 cache (%d KiB) and the new schedule has no parallel loop, so reordering gains no locality (and time skewing would cost the vector loops)", bytes>>10)
+		s.kept = fmt.Sprintf("the original order: the arrays fit in the L2 cache (%d KiB) and the schedule has no parallel loop", bytes>>10)
 		return nil
 	}
 	if !slices.Contains(sc.Parallel, true) {
@@ -344,6 +400,7 @@ func schedule(s *region, opt *Options) error {
 		if orig := sched.OriginalParallel(s.Prog, g); keepCached && slices.Contains(orig.Parallel, true) {
 			if p, loops, err := sched.ApplyPlan(s.Prog, orig, sched.Plan{}); err == nil {
 				opt.note(s.Scop, "kept the original order with its parallel loops: the new schedule is parallel only by a wavefront of skewed tiles")
+				s.kept = "the original order with its parallel loops: the schedule is parallel only by a wavefront of skewed tiles"
 				s.Prog, s.loops = p, loops
 				return nil
 			}
@@ -356,6 +413,7 @@ func schedule(s *region, opt *Options) error {
 	p, loops, err := sched.ApplyPlan(s.Prog, sc, plan)
 	if err != nil {
 		opt.note(s.Scop, "kept the original order: %v", err)
+		s.kept = fmt.Sprintf("the original order: %v", err)
 		return nil
 	}
 	s.Prog, s.loops = p, loops

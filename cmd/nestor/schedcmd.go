@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"nestor/deps"
+	"nestor/pipeline"
 	"nestor/sched"
 )
 
@@ -16,9 +16,10 @@ var schedCommand = &command{
 
 One line per statement, isl style: the statement's counters mapped to the
 time dimensions (constant dimensions order statements: fusion and
-distribution), then the dimensions that carry no dependence (parallel).
-When the scheduler gives up, the reason is printed and opt keeps the
-original order.
+distribution), then the dimensions that carry no dependence (parallel),
+then the loops nestor opt writes with the same flags (the same passes:
+reroll, expand, the schedule and its layout). When the scheduler gives
+up, or opt keeps an original order, the reason is printed.
 
 With --tree, the schedule as a schedule tree, in the YAML-like text isl
 prints: sequences of filters for the constant dimensions, bands of affine
@@ -39,36 +40,32 @@ dependence of (coincident_for).`,
 			if err != nil {
 				return err
 			}
-			for k, s := range f.Scops {
+			views, err := pipeline.Inspect(f, opts)
+			if err != nil {
+				return err
+			}
+			for k, v := range views {
 				if k > 0 {
 					fmt.Fprintln(out)
 				}
-				fmt.Fprintf(out, "%s (%s):\n", s.Func.Name, s.Pos)
-				g, err := deps.Analyze(s.Prog)
-				if err != nil {
-					return fmt.Errorf("%s: %w", s.Pos, err)
-				}
-				sc, err := sched.Compute(s.Prog, g, sched.Options{Fusion: opts.Fusion, Align: opts.Align, Budget: opts.SchedBudget})
-				if err != nil {
-					fmt.Fprintf(out, "  no schedule, the original order stays: %v\n", err)
+				fmt.Fprintf(out, "%s (%s):\n", v.Scop.Func.Name, v.Scop.Pos)
+				if v.Schedule == nil {
+					fmt.Fprintf(out, "  no schedule: %s\n", v.Kept)
 					continue
 				}
 				if *tree {
-					fmt.Fprint(out, indentLines(sched.FromSchedule(s.Prog, sc).String(), "  "))
+					fmt.Fprint(out, indentLines(sched.FromSchedule(v.Scheduled, v.Schedule).String(), "  "))
 					continue
 				}
-				fmt.Fprint(out, indentLines(sched.Format(s.Prog, sc), "  "))
-				plan := sched.Plan{Tile: opts.Tile, Reorder: true, Wavefront: opts.Tile && opts.Parallel}
-				for _, n := range opts.TileSizes {
-					plan.Sizes = append(plan.Sizes, int64(n))
+				fmt.Fprint(out, indentLines(sched.Format(v.Scheduled, v.Schedule), "  "))
+				if v.Kept != "" {
+					fmt.Fprintf(out, "  opt keeps %s\n", v.Kept)
 				}
-				p, loops, err := sched.ApplyPlan(s.Prog, sc, plan)
-				if err != nil {
-					fmt.Fprintf(out, "  the schedule cannot be applied, the original order stays: %v\n", err)
+				if v.Loops == nil {
 					continue
 				}
-				fmt.Fprintln(out, "  loops, outermost first:")
-				fmt.Fprint(out, indentLines(sched.FormatLoops(p.Stmts[0].Iters, loops), "    "))
+				fmt.Fprintln(out, "  loops opt writes, outermost first:")
+				fmt.Fprint(out, indentLines(sched.FormatLoops(v.Prog.Stmts[0].Iters, v.Loops), "    "))
 			}
 			return nil
 		}

@@ -1,0 +1,86 @@
+package pipeline
+
+import (
+	"bytes"
+	"path/filepath"
+	"testing"
+
+	"nestor/frontend"
+)
+
+// TestInspectIsOpt checks that Inspect shows what Optimize writes: for
+// every corpus kernel, the final program Inspect returns generates the
+// region text that Optimize splices into the file.
+func TestInspectIsOpt(t *testing.T) {
+	kernels, _ := filepath.Glob("../testdata/kernels/*.c")
+	if len(kernels) == 0 {
+		t.Fatal("no corpus kernels")
+	}
+	for _, k := range kernels {
+		f, err := frontend.ParseFile(k, frontend.Config{Defines: []string{"SMALL_DATASET"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		opt := DefaultOptions()
+		opt.Check = true
+		views, err := Inspect(f, opt)
+		if err != nil {
+			t.Fatalf("%s: %v", k, err)
+		}
+		out, err := Optimize(f, opt)
+		if err != nil {
+			t.Fatalf("%s: %v", k, err)
+		}
+		for n, v := range views {
+			if v.Schedule == nil && v.Kept == "" {
+				t.Errorf("%s region %d: neither a schedule nor a reason to keep the original order", k, n)
+			}
+			if v.Kept == "" && v.Loops == nil {
+				t.Errorf("%s region %d: scheduled, but no loops", k, n)
+			}
+			s := &region{Scop: new(frontend.Scop)}
+			*s.Scop = *v.Scop
+			s.Prog, s.loops, s.reductions = v.Prog, v.Loops, v.reductions
+			code, err := generate(s, f.Src, &opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Contains(out, code) {
+				t.Errorf("%s region %d: Inspect's program generates code that is not in Optimize's output", k, n)
+			}
+		}
+	}
+}
+
+// TestSameInputSameOutput runs the pipeline twice under a tiny scheduling
+// budget and twice under the default one: each pair must agree byte for
+// byte (the budgets count work, not time, so the load cannot change a
+// decision).
+func TestSameInputSameOutput(t *testing.T) {
+	for _, name := range []string{"gemm", "lu", "jacobi-2d", "symm"} {
+		f, err := frontend.ParseFile("../testdata/kernels/"+name+".c", frontend.Config{Defines: []string{"SMALL_DATASET"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var outs [][]byte
+		for _, budget := range []int64{2e4, 0} {
+			opt := DefaultOptions()
+			opt.SchedBudget = budget
+			a, err := Optimize(f, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := Optimize(f, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(a, b) {
+				t.Errorf("%s, budget %d: two runs wrote different code", name, budget)
+			}
+			outs = append(outs, a)
+		}
+		if name == "gemm" && bytes.Equal(outs[0], outs[1]) {
+			t.Errorf("gemm: the tiny budget changed nothing: it no longer tests a scheduler that stops")
+		}
+	}
+}
