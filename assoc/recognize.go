@@ -1,6 +1,7 @@
 package assoc
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/bits"
@@ -144,6 +145,76 @@ const maxPartitions = 4096
 // are read as named values "y", "y1", …, "k", "k1", … (the y varying, the
 // k invariant).
 func Recognize(update Tuple, opts MatchOptions) (*Match, error) {
+	m, err := recognize(update, opts)
+	if err == nil {
+		return m, nil
+	}
+	var me *MatchError
+	if errors.As(err, &me) && !me.NotAssociative {
+		// Conditions written with || and && (argmin's ties, a < m ||
+		// a == m && i < k) become nested selects, the form of the
+		// tables: a second try, so that an update the first recognizes
+		// keeps its operator.
+		if split, ok := splitConditionsTuple(update); ok {
+			if m2, err2 := recognize(split, opts); err2 == nil {
+				return m2, nil
+			}
+		}
+	}
+	return nil, err
+}
+
+// splitConditionsTuple applies splitConditions to every element.
+func splitConditionsTuple(tp Tuple) (Tuple, bool) {
+	out := Tuple{Elems: make([]*Expr, len(tp.Elems))}
+	changed := false
+	for i, e := range tp.Elems {
+		c, ok := splitConditions(e)
+		out.Elems[i], changed = c, changed || ok
+	}
+	return out, changed
+}
+
+// splitConditions rewrites the selects of e whose condition is a
+// disjunction or a conjunction into nested selects, which C evaluates
+// alike (the second operand only where the first does not decide):
+//
+//	select(p || q, u, v) = select(p, u, select(q, u, v))
+//	select(p && q, u, v) = select(p, select(q, u, v), v)
+//	select(!p, u, v)     = select(p, v, u)
+//
+// It reports whether it changed anything.
+func splitConditions(e *Expr) (*Expr, bool) {
+	if len(e.Args) == 0 {
+		return e, false
+	}
+	c := *e
+	c.Args = make([]*Expr, len(e.Args))
+	changed := false
+	for i, a := range e.Args {
+		var ok bool
+		c.Args[i], ok = splitConditions(a)
+		changed = changed || ok
+	}
+	if c.Op != OpSelect {
+		return &c, changed
+	}
+	cond, u, v := c.Args[0], c.Args[1], c.Args[2]
+	switch cond.Op {
+	case OpOr:
+		r, _ := splitConditions(Apply(OpSelect, cond.Args[0], u, Apply(OpSelect, cond.Args[1], u, v)))
+		return r, true
+	case OpAnd:
+		r, _ := splitConditions(Apply(OpSelect, cond.Args[0], Apply(OpSelect, cond.Args[1], u, v), v))
+		return r, true
+	case OpNot:
+		r, _ := splitConditions(Apply(OpSelect, cond.Args[0], v, u))
+		return r, true
+	}
+	return &c, changed
+}
+
+func recognize(update Tuple, opts MatchOptions) (*Match, error) {
 	n := len(update.Elems)
 	if n == 0 || n > maxElems {
 		return nil, fmt.Errorf("assoc: an update of %d elements (want 1 to %d)", n, maxElems)
