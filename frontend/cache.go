@@ -292,6 +292,11 @@ func (f *flatFile) Read(b []byte) (int, error) {
 			if err != nil {
 				return 0, err
 			}
+			// The macros the pruner held back, then the header as it is,
+			// its lines numbered as in the file.
+			if rest := f.h.prune.rest(); rest != "" {
+				raw = append([]byte(rest+"#line 1 "+strconv.Quote(f.path)+"\n"), raw...)
+			}
 			text = raw
 		}
 		f.r = bytes.NewReader(text)

@@ -7,8 +7,15 @@ package frontend
 // and under the system macros they name. The user's identifiers are every
 // identifier of the source and of the files it includes with quotes, and
 // of the -D values; a declaration needed later than its header is emitted
-// where the need is found (before the header that needs it), and every
-// #define and #undef line is kept. Names made by token pasting cannot be
+// where the need is found (before the header that needs it). So are the
+// #define and #undef lines: a header's lines for a name the file needs are
+// kept, those of other names are held back, and a name needed later (a
+// needed macro's body names it) gets its held-back lines, in order, before
+// the header whose need found it. A flattened header's own text is already
+// expanded, so only the user's files read macros, and they read only the
+// names they mention; a header read as it is (cache.go) may test any
+// macro, so it first gets every line held back (rest). Names made by
+// token pasting cannot be
 // seen this way: a user macro or a needed system macro with ## turns the
 // pruning off for the rest of the file, which then gets every declaration.
 
@@ -249,6 +256,7 @@ type pruner struct {
 	recs    []*headerRecord
 	kept    [][]bool // per record and chunk: needed
 	emitted [][]bool // per record and chunk: printed already
+	said    [][]bool // per record and macro line: printed already
 	decl    map[string][][2]int
 	macros  map[string][]*macroLine
 }
@@ -276,6 +284,7 @@ func (p *pruner) add(r *headerRecord) string {
 	p.recs = append(p.recs, r)
 	p.kept = append(p.kept, make([]bool, len(r.Chunks)))
 	p.emitted = append(p.emitted, make([]bool, len(r.Chunks)))
+	p.said = append(p.said, make([]bool, len(r.Macros)))
 	for j, c := range r.Chunks {
 		if len(c.Decl) == 0 {
 			p.keep(k, j) // declares nothing we can name: kept
@@ -314,10 +323,31 @@ func (p *pruner) add(r *headerRecord) string {
 			}
 		}
 	}
-	for _, m := range r.Macros {
-		b.WriteString(m.Line)
-		b.WriteByte('\n')
+	p.writeMacros(&b, false)
+	return b.String()
+}
+
+// writeMacros writes the macro lines not printed yet, in the order of the
+// headers and of their lines: those of needed names, or all with every.
+func (p *pruner) writeMacros(b *strings.Builder, every bool) {
+	for i, rec := range p.recs {
+		for j := range rec.Macros {
+			m := &rec.Macros[j]
+			if !p.said[i][j] && (every || p.off || p.need[m.Name]) {
+				p.said[i][j] = true
+				b.WriteString(m.Line)
+				b.WriteByte('\n')
+			}
+		}
 	}
+}
+
+// rest returns every macro line held back so far: the text a header read
+// as it is must follow, so that it sees the macros as the headers before
+// it left them.
+func (p *pruner) rest() string {
+	var b strings.Builder
+	p.writeMacros(&b, true)
 	return b.String()
 }
 
