@@ -25,9 +25,9 @@ type MeasureOptions struct {
 	// CC is the C compiler command, with arguments if any ("" : $CC, or
 	// cc). It must accept -O3 -march=native -fopenmp.
 	CC string
-	// Reps is the number of samples of each benchmark (default 7).
+	// Reps is the number of samples of each benchmark (default 5).
 	Reps int
-	// Sample is the least time one sample lasts (default 20 ms): the
+	// Sample is the least time one sample lasts (default 15 ms): the
 	// benchmark's repetition count doubles until one run takes that long.
 	Sample time.Duration
 	// MaxThreads is the largest thread count of the OpenMP costs and of
@@ -41,8 +41,8 @@ type MeasureOptions struct {
 // Defaults of MeasureOptions. With them the whole measurement takes
 // about ten seconds on two cores.
 const (
-	defaultReps   = 7
-	defaultSample = 20 * time.Millisecond
+	defaultReps   = 5
+	defaultSample = 15 * time.Millisecond
 	// sweepDivisor shortens the samples of the cache-size sweep, which
 	// has many points and needs no more than their order.
 	sweepDivisor = 4
@@ -83,12 +83,13 @@ func Measure(ctx context.Context, opt MeasureOptions) (Machine, error) {
 		return m, err
 	}
 	for _, s := range steps {
+		start := time.Now()
 		summary, err := s.run(r, &m)
 		if err != nil {
 			return m, fmt.Errorf("model: %s: %w", s.name, err)
 		}
 		if opt.Progress != nil {
-			fmt.Fprintf(opt.Progress, "%-30s %s\n", s.name, summary)
+			fmt.Fprintf(opt.Progress, "%-30s %s (%.1f s)\n", s.name, summary, time.Since(start).Seconds())
 		}
 	}
 	m.Measured = true

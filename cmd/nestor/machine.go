@@ -34,8 +34,8 @@ Where nothing was measured, the model uses nominal values (marked
 		refresh := fs.Bool("refresh", false, "measure again even when a result is kept")
 		asJSON := fs.Bool("json", false, "print JSON instead of a table")
 		outFile := fs.String("o", "", "also write the JSON to `FILE`")
-		reps := fs.Int("reps", 0, "samples per benchmark (default 7)")
-		sample := fs.Duration("sample", 0, "least `duration` of one sample (default 20ms)")
+		reps := fs.Int("reps", 0, "samples per benchmark (default 5)")
+		sample := fs.Duration("sample", 0, "least `duration` of one sample (default 15ms)")
 		return func(out io.Writer, args []string) error {
 			if len(args) > 0 {
 				return usageError{fmt.Sprintf("unexpected argument %q", args[0])}
