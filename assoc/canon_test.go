@@ -157,8 +157,18 @@ func TestCanonRandom(t *testing.T) {
 		trees = 300
 	}
 	for _, ty := range Types() {
-		for range trees {
+		for i := range trees {
 			e := randExpr(rng, ty, 1+rng.IntN(9))
+			if ty.Integer() && i%3 == 0 {
+				// A conversion from another integer type (or its own)
+				// inside: u8(e) + x, x * i32(i8(e)).
+				from := Types()[Int8+Type(rng.IntN(8))]
+				inner := Cast(randExpr(rng, from, 1+rng.IntN(5)), ty)
+				if rng.IntN(2) == 0 {
+					inner = Cast(Cast(inner, from), ty)
+				}
+				e = Apply([]Op{OpAdd, OpMul, OpMin, OpSub}[rng.IntN(4)], e, inner)
+			}
 			c := Canon(e)
 			if cc := Canon(c); !cc.Equal(c) {
 				t.Fatalf("%v: Canon not idempotent:\n  e        = %v\n  Canon    = %v\n  Canon²   = %v", ty, e, c, cc)

@@ -239,3 +239,61 @@ func TestSynthesizeRandom(t *testing.T) {
 	}
 	t.Logf("%d of %d random instances recognized", recognized, tried)
 }
+
+// laneEval, the closure test's evaluation of an update for every x at
+// once, agrees with Eval at each x: the same values, and no map where
+// some x has no value (a division by zero in the branch C evaluates).
+func TestLaneEval(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 2))
+	var toNamed func(e *Expr) *Expr
+	toNamed = func(e *Expr) *Expr {
+		switch e.Op {
+		case OpX:
+			return X(0, e.Type)
+		case OpY:
+			return Var([]string{"a", "b"}[e.Index], e.Type)
+		case OpK:
+			return Var("c", e.Type)
+		}
+		c := *e
+		c.Args = nil
+		for _, a := range e.Args {
+			c.Args = append(c.Args, toNamed(a))
+		}
+		return &c
+	}
+	undefined := 0
+	for _, ty := range []Type{Int8, Uint8, Bool} {
+		size := 256
+		if ty == Bool {
+			size = 2
+		}
+		l := &laneEval{size: size}
+		for range 400 {
+			e := toNamed(randExpr(rng, ty, 1+rng.IntN(8)))
+			vars := map[string]Value{"a": sample(ty, rng), "b": sample(ty, rng), "c": []Value{0, 1, sample(ty, rng)}[rng.IntN(3)]}
+			m := make([]byte, size)
+			ok := l.mapOf(e, 0, vars, m)
+			want := true
+			for x := range size {
+				v, err := Eval(e, Env{X: []Value{Value(x)}, Vars: vars, Wrap: true})
+				if err != nil {
+					want = false
+					break
+				}
+				if ok && byte(v) != m[x] {
+					t.Fatalf("%v at x=%d %v: lanes %d, Eval %d", e, x, vars, m[x], v)
+				}
+			}
+			if ok != want {
+				t.Fatalf("%v %v: lanes defined %v, Eval %v", e, vars, ok, want)
+			}
+			if !want {
+				undefined++
+			}
+		}
+	}
+	if undefined == 0 {
+		t.Errorf("no tree without a value at some x: the test does not reach the definedness")
+	}
+}
