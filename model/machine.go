@@ -126,8 +126,9 @@ type SweepPoint struct {
 }
 
 // Overhead is the cost in seconds of one OpenMP operation with Threads
-// threads. Each sample is the median of many operations timed one by
-// one; Min is the fastest sample, Median the median one.
+// threads, timed one operation at a time: Min is the fastest operation
+// (what a lower bound may assume), Median the median of the samples, each
+// the median operation of its run (what an operation usually costs).
 type Overhead struct {
 	Threads int     `json:"threads"`
 	Min     float64 `json:"min_s"`
@@ -143,7 +144,8 @@ func (m Machine) ReadBandwidth(l Level, threads int) float64 {
 }
 
 // ForkJoinCost returns the fastest measured cost in seconds of a fork and
-// join of threads threads (clamped to the thread counts measured).
+// join of threads threads (clamped to the thread counts measured): a
+// lower bound; Overhead.Median is the usual cost.
 func (m Machine) ForkJoinCost(threads int) float64 { return overhead(m.ForkJoin, threads) }
 
 // BarrierCost returns the fastest measured cost in seconds of one barrier

@@ -326,7 +326,15 @@ func TestParseSamples(t *testing.T) {
 	if least, median := cost(ss); least != 1.0/150 || median != (0.01+0.02)/2 {
 		t.Errorf("cost = %g, %g; want %g, %g", least, median, 1.0/150, 0.015)
 	}
-	for _, bad := range []string{"", "1\n", "1 0\n", "-1 2\n", "x 1\n", "1 2 3\n", "NaN 1\n", "Inf 1\n", "1e308 1e-308\n"} {
+	// A third column: the fastest single operation.
+	ss, err = parseSamples("10 2e-5 1e-6\n10 3e-5 5e-7\n10 1e-5 9e-7\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if least, median := cost(ss); least != 5e-7 || math.Abs(median-2e-6) > 1e-18 {
+		t.Errorf("cost with fastest operations = %g, %g; want 5e-7, 2e-6", least, median)
+	}
+	for _, bad := range []string{"", "1\n", "1 0\n", "-1 2\n", "x 1\n", "1 2 3\n", "1 2 3 4\n", "1 2 0\n", "NaN 1\n", "Inf 1\n", "1e308 1e-308\n"} {
 		if _, err := parseSamples(bad); err == nil {
 			t.Errorf("parseSamples(%q) accepted", bad)
 		}

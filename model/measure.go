@@ -304,8 +304,9 @@ type runner struct {
 }
 
 // sample is one timed run: work units (flops, bytes, operations) done in
-// seconds.
-type sample struct{ work, seconds float64 }
+// seconds; fastest is the seconds of its fastest single operation, where
+// the benchmark times them one by one (0 otherwise).
+type sample struct{ work, seconds, fastest float64 }
 
 // run runs benchmark mode on size n with threads threads, each sample
 // lasting at least target, and returns reps samples.
@@ -326,21 +327,28 @@ func (r *runner) run(mode string, n int64, threads int, target time.Duration, re
 	return parseSamples(string(out))
 }
 
-// parseSamples reads the benchmark's output: one "WORK SECONDS" line per
-// sample, both positive.
+// parseSamples reads the benchmark's output: one "WORK SECONDS [FASTEST]"
+// line per sample, all positive, FASTEST at most SECONDS/WORK.
 func parseSamples(out string) ([]sample, error) {
 	var ss []sample
 	for line := range strings.Lines(out) {
 		f := strings.Fields(line)
-		if len(f) != 2 {
-			return nil, fmt.Errorf("bench output %q: want WORK SECONDS", strings.TrimSpace(line))
+		if len(f) != 2 && len(f) != 3 {
+			return nil, fmt.Errorf("bench output %q: want WORK SECONDS [FASTEST]", strings.TrimSpace(line))
 		}
-		w, err1 := strconv.ParseFloat(f[0], 64)
-		s, err2 := strconv.ParseFloat(f[1], 64)
-		if err1 != nil || err2 != nil || !(w > 0) || !(s > 0) || math.IsInf(w/s, 0) || math.IsInf(s/w, 0) {
-			return nil, fmt.Errorf("bench output %q: want positive WORK SECONDS", strings.TrimSpace(line))
+		var x [3]float64
+		for i, s := range f {
+			v, err := strconv.ParseFloat(s, 64)
+			if err != nil || !(v > 0) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("bench output %q: want positive numbers", strings.TrimSpace(line))
+			}
+			x[i] = v
 		}
-		ss = append(ss, sample{w, s})
+		w, s, fast := x[0], x[1], x[2]
+		if math.IsInf(w/s, 0) || math.IsInf(s/w, 0) || fast > s/w {
+			return nil, fmt.Errorf("bench output %q: want positive WORK SECONDS, FASTEST at most their ratio", strings.TrimSpace(line))
+		}
+		ss = append(ss, sample{w, s, fast})
 	}
 	if len(ss) == 0 {
 		return nil, errors.New("bench printed no samples")
@@ -357,7 +365,8 @@ func peak(ss []sample) float64 {
 	return p
 }
 
-// cost returns the least and the median time per unit of work.
+// cost returns the least time per unit of work (of a single operation
+// where the samples say) and the median sample's.
 func cost(ss []sample) (least, median float64) {
 	c := make([]float64, len(ss))
 	for i, s := range ss {
@@ -368,7 +377,13 @@ func cost(ss []sample) (least, median float64) {
 	if len(c)%2 == 0 {
 		median = (c[len(c)/2-1] + c[len(c)/2]) / 2
 	}
-	return c[0], median
+	least = c[0]
+	for _, s := range ss {
+		if s.fastest > 0 {
+			least = min(least, s.fastest)
+		}
+	}
+	return least, median
 }
 
 // throughput measures one core's L1 throughput of mode on a quarter of L1.

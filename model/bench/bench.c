@@ -9,7 +9,8 @@
  * sample lasts (the kernel's repetition count doubles until one run takes
  * that long), REPS the number of samples. Each sample is printed as one
  * line "WORK SECONDS": flops, FMAs, bytes, forks or barriers done in that
- * many seconds. Statistics (median, minimum) are model's business.
+ * many seconds; fork and barrier add a third column, the fastest single
+ * operation's seconds. Statistics (median, minimum) are model's business.
  *
  * The machine may be shared, so the clocks are chosen to leave other
  * processes out. Kernels time each thread's CPU time: a sample with
@@ -272,7 +273,10 @@ static void memory(const char *mode, long bytes, double target, int reps, int th
 	free(times);
 }
 
-/* opcap bounds the operations a fork or barrier sample times one by one. */
+/* A fork or barrier sample times between opmin and opcap operations one
+ * by one: enough for the median and the fastest to mean something when
+ * a loaded machine makes each one last longer than the target. */
+#define opmin 32L
 #define opcap (1L << 20)
 
 static double forks(int threads, long n) {
@@ -286,7 +290,7 @@ static double forks(int threads, long n) {
 static void fork_join(int threads, double target, int reps) {
 	long n;
 	double t0;
-	for (n = 1; n < opcap; n *= 2) {
+	for (n = opmin; n < opcap; n *= 2) {
 		t0 = wall();
 		forks(threads, n);
 		if (wall() - t0 >= target)
@@ -300,7 +304,8 @@ static void fork_join(int threads, double target, int reps) {
 			clobber();
 			t[i] = wall() - t0;
 		}
-		printf("1 %.9g\n", median(t, n));
+		double m = median(t, n);
+		printf("1 %.9g %.9g\n", m, t[0]);
 	}
 	free(t);
 }
@@ -308,7 +313,7 @@ static void fork_join(int threads, double target, int reps) {
 /* barrier times barriers inside one parallel region on the master
  * thread, each from the end of the previous one. */
 static void barrier(int threads, double target, int reps) {
-	long n = 1;
+	long n = opmin;
 	int stop = 0;
 	double *t = NULL;
 #pragma omp parallel num_threads(threads)
@@ -345,7 +350,10 @@ static void barrier(int threads, double target, int reps) {
 				}
 			}
 #pragma omp master
-			printf("1 %.9g\n", median(t, n));
+			{
+				double m = median(t, n);
+				printf("1 %.9g %.9g\n", m, t[0]);
+			}
 		}
 	}
 	free(t);
