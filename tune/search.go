@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"nestor/pipeline"
@@ -38,6 +39,11 @@ type Options struct {
 	Threads int
 	// Progress, when set, is called after every evaluation.
 	Progress func(Progress)
+	// Eval measures the candidates (nil: the Searcher's Evaluator);
+	// Jobs is how many are measured at once (default 1: timings on one
+	// machine stay clean; more where Eval spreads them over workers).
+	Eval Evaluate
+	Jobs int
 	// Random draws candidates uniformly at each decision and prunes
 	// nothing: a sample of the space, for checking the bound's soundness
 	// and the correctness of arbitrary candidates.
@@ -157,68 +163,116 @@ func (s *Searcher) next(d *Domains) int {
 	return best
 }
 
+// Evaluate measures one candidate: Evaluator does it here, a remote
+// evaluator on the workers of a queue.
+type Evaluate interface {
+	Eval(ctx context.Context, name, base string, src []byte) Measure
+}
+
+// pending is a candidate drawn and waiting for its measure.
+type pending struct {
+	rec  *Record
+	code []byte
+}
+
 // Run searches until the budget of evaluations or time is spent or the
-// tree is exhausted, and returns the best candidate found.
+// tree is exhausted, and returns the best candidate found. With Jobs > 1
+// it draws that many candidates (distinct code) before measuring them
+// together, then takes their measures in the order they were drawn, so a
+// run is the same whatever finishes first.
 func (s *Searcher) Run(ctx context.Context) (*Result, error) {
 	start := time.Now()
 	// The default policy first: it is what nestor opt writes, and its
 	// time lets the bound prune from the first descent.
-	def, err := s.evaluate(ctx, nil, s.M.bound(s.Cost, 1), true)
+	p, err := s.prepare(nil, s.M.bound(s.Cost, 1), true)
 	if err != nil {
 		return nil, err
 	}
-	s.res.Default = def
+	if p != nil {
+		if err := s.measure(ctx, []*pending{p}); err != nil {
+			return nil, err
+		}
+	}
+	if len(s.res.Records) > 0 {
+		s.res.Default = &s.res.Records[0] // the default policy's, measured or recorded before
+	}
 	d, ok := s.R.Space.NewDomains()
 	if !ok {
 		return s.finish(), nil
 	}
 	root := &node{choice: s.next(d), bound: s.R.Bound(d, s.M, s.Cost)}
 	mark := d.Mark()
-	evals := 1
-	for tries := 0; evals < s.opt.Budget && !root.closed && tries < 50*s.opt.Budget; tries++ {
+	evals := len(s.res.Records)
+	jobs := max(s.opt.Jobs, 1)
+	tries := 0
+	for evals < s.opt.Budget && !root.closed && tries < 50*s.opt.Budget {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
 		if s.opt.Time > 0 && time.Since(start) > s.opt.Time {
 			break
 		}
-		d.Undo(mark)
-		path := []*node{root}
-		n := root
-		for n.choice >= 0 {
-			if n.kids == nil {
-				s.expand(n, d)
+		var batch []*pending
+		inBatch := map[string]bool{}
+		for len(batch) < min(jobs, s.opt.Budget-evals) && !root.closed && tries < 50*s.opt.Budget {
+			tries++
+			d.Undo(mark)
+			leaf, path := s.descend(root, d)
+			if leaf != nil {
+				p, err := s.prepare(d, leaf.bound, false)
+				if err != nil {
+					return nil, err
+				}
+				leaf.closed = true
+				if p != nil && !inBatch[p.rec.Code] {
+					inBatch[p.rec.Code] = true
+					batch = append(batch, p)
+				}
 			}
-			k := s.pick(n)
-			if k < 0 {
-				n.closed = true
-				break
-			}
-			if !d.Restrict(n.choice, 1<<n.vals[k]) {
-				n.kids[k].closed = true // cannot happen: expand propagated it
-				break
-			}
-			n = n.kids[k]
-			path = append(path, n)
-		}
-		if n.choice < 0 && !n.closed {
-			rec, err := s.evaluate(ctx, d, n.bound, false)
-			if err != nil {
-				return nil, err
-			}
-			n.closed = true
-			if rec != nil {
-				evals++
+			for k := len(path) - 1; k >= 0; k-- {
+				n := path[k]
+				if n.kids != nil && !slices.ContainsFunc(n.kids, func(c *node) bool { return !c.closed }) {
+					n.closed = true
+				}
 			}
 		}
-		for k := len(path) - 1; k >= 0; k-- {
-			p := path[k]
-			if p.kids != nil && !slices.ContainsFunc(p.kids, func(c *node) bool { return !c.closed }) {
-				p.closed = true
-			}
+		if len(batch) == 0 {
+			continue
 		}
+		if err := s.measure(ctx, batch); err != nil {
+			return nil, err
+		}
+		evals += len(batch)
 	}
 	return s.finish(), nil
+}
+
+// descend walks from root to a complete candidate not yet evaluated,
+// fixing each choice on the way in d; it returns nil when the nodes met
+// were all closed (then closed is propagated by the caller along path).
+func (s *Searcher) descend(root *node, d *Domains) (*node, []*node) {
+	path := []*node{root}
+	n := root
+	for n.choice >= 0 {
+		if n.kids == nil {
+			s.expand(n, d)
+		}
+		k := s.pick(n)
+		if k < 0 {
+			n.closed = true
+			return nil, path
+		}
+		if !d.Restrict(n.choice, 1<<n.vals[k]) {
+			n.kids[k].closed = true // cannot happen: expand propagated it
+			return nil, path
+		}
+		n = n.kids[k]
+		path = append(path, n)
+	}
+	if n.closed {
+		return nil, path
+	}
+	return n, path
 }
 
 // expand creates n's children: one per value of its choice, each
@@ -288,10 +342,11 @@ func (s *Searcher) pick(n *node) int {
 	return open[len(open)-1]
 }
 
-// evaluate generates, checks and times the candidate d (the default
-// policy when def is set). It returns nil when the candidate's code was
-// measured before (in this run or a prior one): no evaluation is spent.
-func (s *Searcher) evaluate(ctx context.Context, d *Domains, bound float64, def bool) (*Record, error) {
+// prepare generates the candidate d (the default policy when def is
+// set) and returns it to be measured, or nil when its code was measured
+// before (in this run or a prior one): no evaluation is spent on it. The
+// default policy's code measured before is taken as it was.
+func (s *Searcher) prepare(d *Domains, bound float64, def bool) (*pending, error) {
 	opt := s.R.Opt
 	opt.Notes = nil
 	rec := &Record{File: s.opt.File, Region: s.R.Index, Machine: s.opt.Machine, Threads: s.opt.Threads, Seed: s.opt.Seed, Default: def, Bound: bound,
@@ -307,39 +362,59 @@ func (s *Searcher) evaluate(ctx context.Context, d *Domains, bound float64, def 
 		return nil, fmt.Errorf("tune: generating %s: %w", decisionsKey(rec.Decisions), err)
 	}
 	rec.Code = hashCode(code)
-	if prev, ok := s.done[rec.Code]; ok && !def {
+	if prev, ok := s.done[rec.Code]; ok {
+		if def {
+			cp := *prev
+			cp.Default, cp.Decisions = true, nil
+			s.res.Records = append(s.res.Records, cp)
+			s.note(&s.res.Records[len(s.res.Records)-1])
+		}
 		return nil, nil
-	} else if ok && def {
-		cp := *prev
-		cp.Default, cp.Decisions = true, nil
-		s.note(&cp)
-		return &cp, nil
 	}
-	rec.Eval = len(s.res.Records) + 1
-	m := s.E.Eval(ctx, fmt.Sprintf("c%04d", rec.Eval), filepath.Base(s.R.File.Path), code)
+	return &pending{rec: rec, code: code}, nil
+}
+
+// measure evaluates the batch at once and records the outcomes in order.
+func (s *Searcher) measure(ctx context.Context, batch []*pending) error {
+	eval := s.opt.Eval
+	if eval == nil {
+		eval = s.E
+	}
+	ms := make([]Measure, len(batch))
+	var wg sync.WaitGroup
+	for i, p := range batch {
+		p.rec.Eval = len(s.res.Records) + i + 1
+		wg.Go(func() {
+			ms[i] = eval.Eval(ctx, fmt.Sprintf("c%04d-%s", p.rec.Eval, p.rec.Code), filepath.Base(s.R.File.Path), p.code)
+		})
+	}
+	wg.Wait()
 	if ctx.Err() != nil {
-		return nil, ctx.Err()
+		return ctx.Err()
 	}
-	rec.Error, rec.Wrong = m.Err, m.Wrong
-	if m.Err == "" {
-		rec.Time = m.Time.Seconds()
-		for _, t := range m.Times {
-			rec.Times = append(rec.Times, t.Seconds())
+	for i, p := range batch {
+		rec, m := p.rec, ms[i]
+		rec.Error, rec.Wrong = m.Err, m.Wrong
+		if m.Err == "" {
+			rec.Time = m.Time.Seconds()
+			for _, t := range m.Times {
+				rec.Times = append(rec.Times, t.Seconds())
+			}
+			if rec.Time < rec.Bound {
+				s.res.Violations++
+			}
 		}
-		if rec.Time < rec.Bound {
-			s.res.Violations++
+		s.done[rec.Code] = rec
+		s.res.Records = append(s.res.Records, *rec)
+		if s.opt.Records != nil {
+			line, _ := json.Marshal(rec)
+			if _, err := s.opt.Records.Write(append(line, '\n')); err != nil {
+				return err
+			}
 		}
+		s.note(&s.res.Records[len(s.res.Records)-1])
 	}
-	s.done[rec.Code] = rec
-	s.res.Records = append(s.res.Records, *rec)
-	if s.opt.Records != nil {
-		line, _ := json.Marshal(rec)
-		if _, err := s.opt.Records.Write(append(line, '\n')); err != nil {
-			return nil, err
-		}
-	}
-	s.note(rec)
-	return rec, nil
+	return nil
 }
 
 // note updates the best time with rec and reports progress.

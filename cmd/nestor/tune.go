@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"nestor/check"
+	"nestor/dist"
 	"nestor/frontend"
 	"nestor/model"
 	"nestor/pipeline"
@@ -58,6 +59,12 @@ again), and nestor opt --records FILE applies the best recorded decisions.
 		kernel := fs.String("kernel", "", "tune the regions of function `name` (default: the only function with regions)")
 		space := fs.Bool("space", false, "print each region's decision space and exit")
 		quiet := fs.Bool("quiet", false, "no progress on standard error")
+		jobs := fs.Int("jobs", 1, "candidates measured at once: keep 1 on one machine (timings stay clean); with --dist or --server, the number of workers' slots to keep busy")
+		distLocal := fs.Bool("dist", false, "evaluate through an embedded NATS JetStream work queue (listening on localhost only), with --slots local workers; other machines join with nestor worker --server (see docs/DISTRIBUTED.md)")
+		server := fs.String("server", "", "evaluate through the NATS JetStream work queue of the server at `nats://HOST:4222` (workers join with nestor worker)")
+		slots := fs.Int("slots", -1, "local worker slots with --dist or --server (default: one per CPU with --dist, none with --server)")
+		creds := fs.String("creds", "", "NATS credentials `file` for --server")
+		prefix := fs.String("prefix", "nestor.tune", "subject `prefix` of the work queue (workers must use the same)")
 		random := fs.Bool("random", false, "evaluate uniformly drawn candidates without pruning (a sample of the space: checks the bound's soundness and the candidates' correctness)")
 		params := paramFlag{}
 		fs.Var(params, "param", "value of an int kernel parameter, `name=V` (repeatable)")
@@ -141,6 +148,7 @@ again), and nestor opt --records FILE applies the best recorded decisions.
 			return runTune(ctx, out, f, scop, regions, opts, tuneConfig{
 				budget: *budget, limit: *limit, threads: *threads, seed: *seed, runs: *runs,
 				records: *records, out: dst, order: *order, quiet: *quiet, params: params, random: *random,
+				jobs: *jobs, dist: *distLocal, server: *server, slots: *slots, creds: *creds, prefix: *prefix,
 				check: check.Options{CC: os.Getenv("CC"), IncludePaths: src.include, Defines: src.define},
 			})
 		}
@@ -155,6 +163,9 @@ type tuneConfig struct {
 	seed                  int64
 	records, out, order   string
 	quiet, random         bool
+	jobs, slots           int
+	dist                  bool
+	server, creds, prefix string
 	params                paramFlag
 	check                 check.Options
 }
@@ -196,6 +207,31 @@ func runTune(ctx context.Context, out io.Writer, f *frontend.File, scop *fronten
 		defer fh.Close()
 		rec = fh
 	}
+	var remote tune.Evaluate
+	if cfg.dist || cfg.server != "" {
+		kernel, err := tune.ShipKernel(f, scop.Func.Name, tune.EvalOptions{Check: copt, Threads: cfg.threads, Runs: cfg.runs})
+		if err != nil {
+			return err
+		}
+		slots := cfg.slots
+		if slots < 0 && cfg.server != "" {
+			slots = -1 // none: the workers are elsewhere
+		} else if slots < 0 {
+			slots = 0 // one per CPU
+		} else if slots == 0 {
+			slots = -1
+		}
+		c, err := dist.Start(ctx, dist.Options{Server: cfg.server, Creds: cfg.creds, Prefix: cfg.prefix, LocalSlots: slots, Machine: m.Fingerprint,
+			Log: func(format string, args ...any) { fmt.Fprintf(progress, "tune: "+format+"\n", args...) }})
+		if err != nil {
+			return err
+		}
+		defer c.Close()
+		if cfg.server == "" {
+			fmt.Fprintf(progress, "tune: work queue at %s (prefix %s): other machines may join with nestor worker --server %s --prefix %s\n", c.URL(), c.Prefix(), c.URL(), c.Prefix())
+		}
+		remote = &tune.Remote{C: c, Kernel: kernel, Run: fmt.Sprintf("%s-s%d", kernel.Key, cfg.seed)}
+	}
 	var order []string
 	if cfg.order != "" {
 		order = strings.Split(cfg.order, ",")
@@ -210,7 +246,8 @@ func runTune(ctx context.Context, out io.Writer, f *frontend.File, scop *fronten
 		fmt.Fprintf(progress, "tune: region %d (%s): %d choices, about %.3g candidates (%.0f%% dead ends)\n", k, f.Scops[k].Pos, len(r.Space.Choices), size, 100*dead)
 		show := newTuneProgress(progress, cfg.budget, cfg.quiet)
 		s, err := tune.NewSearcher(r, e, m, tune.Options{Budget: cfg.budget, Time: cfg.limit, Seed: cfg.seed, Order: order,
-			Prior: prior, Records: rec, File: f.Path, Machine: m.Fingerprint, Threads: cfg.threads, Progress: show.update, Random: cfg.random})
+			Prior: prior, Records: rec, File: f.Path, Machine: m.Fingerprint, Threads: cfg.threads, Progress: show.update, Random: cfg.random,
+			Eval: remote, Jobs: cfg.jobs})
 		if err != nil {
 			return err
 		}

@@ -1,0 +1,275 @@
+package tune
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"nestor/check"
+	"nestor/dist"
+	"nestor/frontend"
+)
+
+// EvalKind is the kind of the dist tasks that evaluate a candidate on a
+// worker (nestor worker runs them).
+const EvalKind = "nestor.tune.eval"
+
+func init() { dist.Register(EvalKind, evalTask) }
+
+// maxShipped bounds the bytes of the kernel's folder and include folders
+// a task carries.
+const maxShipped = 8 << 20
+
+// Kernel is what a worker needs to evaluate candidates of one kernel: the
+// kernel file and the headers beside it and in the include folders, with
+// the harness's settings. Its Key names it (workers keep one evaluator
+// per key).
+type Kernel struct {
+	Path     string            `json:"path"`  // the kernel file, relative to the shipped root
+	Files    map[string]string `json:"files"` // relative path → content
+	Includes []string          `json:"includes"`
+	Defines  []string          `json:"defines"`
+	Params   map[string]int64  `json:"params,omitempty"`
+	Func     string            `json:"func"` // the kernel function
+	CC       string            `json:"cc,omitempty"`
+	CFlags   []string          `json:"cflags,omitempty"`
+	Threads  int               `json:"threads"`
+	Runs     int               `json:"runs"`
+	Key      string            `json:"key"`
+}
+
+// evalPayload is the payload of an EvalKind task.
+type evalPayload struct {
+	Kernel *Kernel `json:"kernel"`
+	Name   string  `json:"name"`
+	Code   string  `json:"code"`
+}
+
+// evalResult is its result.
+type evalResult struct {
+	Time  float64   `json:"time"`
+	Times []float64 `json:"times"`
+	Err   string    `json:"err,omitempty"`
+	Wrong bool      `json:"wrong,omitempty"`
+}
+
+// ShipKernel collects what workers need to evaluate candidates of the
+// kernel function fn of f: the C file and headers (*.h) of its folder,
+// and those of each include folder (as inc0/, inc1/, ...).
+func ShipKernel(f *frontend.File, fn string, opt EvalOptions) (*Kernel, error) {
+	k := &Kernel{Files: map[string]string{}, Defines: opt.Check.Defines, Params: opt.Check.Params, Func: fn,
+		CC: opt.Check.CC, CFlags: opt.Check.CFlags, Threads: max(opt.Threads, 1), Runs: opt.Runs}
+	total := 0
+	add := func(dir, prefix string, match func(string) bool) error {
+		ents, err := os.ReadDir(dir)
+		if err != nil {
+			return err
+		}
+		for _, e := range ents {
+			if e.IsDir() || !match(e.Name()) {
+				continue
+			}
+			b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+			if err != nil {
+				return err
+			}
+			if total += len(b); total > maxShipped {
+				return fmt.Errorf("tune: the kernel's folders hold more than %d MiB of headers to ship to workers", maxShipped>>20)
+			}
+			k.Files[filepath.ToSlash(filepath.Join(prefix, e.Name()))] = string(b)
+		}
+		return nil
+	}
+	base := filepath.Base(f.Path)
+	if err := add(filepath.Dir(f.Path), "src", func(n string) bool { return strings.HasSuffix(n, ".h") }); err != nil {
+		return nil, err
+	}
+	k.Files["src/"+base] = string(f.Src)
+	k.Path = "src/" + base
+	for i, dir := range opt.Check.IncludePaths {
+		p := fmt.Sprintf("inc%d", i)
+		if err := add(dir, p, func(n string) bool { return strings.HasSuffix(n, ".h") }); err != nil {
+			return nil, err
+		}
+		k.Includes = append(k.Includes, p)
+	}
+	h := sha256.New()
+	keys := make([]string, 0, len(k.Files))
+	for n := range k.Files {
+		keys = append(keys, n)
+	}
+	sort.Strings(keys)
+	for _, n := range keys {
+		fmt.Fprintf(h, "%s\x00%s\x00", n, k.Files[n])
+	}
+	meta, _ := json.Marshal([]any{k.Defines, k.Params, k.Func, k.CC, k.CFlags, k.Threads, k.Runs, k.Includes})
+	h.Write(meta)
+	k.Key = hex.EncodeToString(h.Sum(nil)[:12])
+	return k, nil
+}
+
+// workerEvals are the evaluators a worker process keeps, by kernel key.
+var workerEvals struct {
+	sync.Mutex
+	m map[string]*workerEval
+}
+
+type workerEval struct {
+	once sync.Once
+	e    *Evaluator
+	err  error
+}
+
+// evalTask evaluates a candidate on a worker: the kernel's files are
+// written to a folder of the worker's own, parsed, the original built
+// and run once per kernel, then the candidate built, checked and timed.
+func evalTask(ctx context.Context, t dist.Task) (json.RawMessage, error) {
+	var p evalPayload
+	if err := json.Unmarshal(t.Payload, &p); err != nil {
+		return nil, err
+	}
+	if p.Kernel == nil {
+		return nil, fmt.Errorf("tune: task without a kernel")
+	}
+	k := p.Kernel
+	workerEvals.Lock()
+	if workerEvals.m == nil {
+		workerEvals.m = map[string]*workerEval{}
+	}
+	we := workerEvals.m[k.Key]
+	if we == nil {
+		we = &workerEval{}
+		workerEvals.m[k.Key] = we
+	}
+	workerEvals.Unlock()
+	we.once.Do(func() { we.e, we.err = k.evaluator(ctx) })
+	if we.err != nil {
+		return nil, we.err
+	}
+	m := we.e.Eval(ctx, p.Name, filepath.Base(k.Path), []byte(p.Code))
+	r := evalResult{Time: m.Time.Seconds(), Err: m.Err, Wrong: m.Wrong}
+	for _, x := range m.Times {
+		r.Times = append(r.Times, x.Seconds())
+	}
+	return json.Marshal(r)
+}
+
+// evaluator writes the kernel's files and builds its Evaluator.
+func (k *Kernel) evaluator(ctx context.Context) (*Evaluator, error) {
+	root, err := os.MkdirTemp("", "nestor-worker-")
+	if err != nil {
+		return nil, err
+	}
+	for name, text := range k.Files {
+		if strings.Contains(name, "..") || filepath.IsAbs(name) {
+			return nil, fmt.Errorf("tune: task names a file outside its folder: %s", name)
+		}
+		path := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			return nil, err
+		}
+	}
+	var incs []string
+	for _, i := range k.Includes {
+		incs = append(incs, filepath.Join(root, i))
+	}
+	f, err := frontend.ParseFile(filepath.Join(root, filepath.FromSlash(k.Path)), frontend.Config{IncludePaths: incs, Defines: k.Defines})
+	if err != nil {
+		return nil, err
+	}
+	var scop *frontend.Scop
+	for _, s := range f.Scops {
+		if s.Func.Name == k.Func {
+			scop = s
+			break
+		}
+	}
+	if scop == nil {
+		return nil, fmt.Errorf("tune: no region in function %s", k.Func)
+	}
+	return NewEvaluator(ctx, f, scop, EvalOptions{
+		Check:   check.Options{CC: k.CC, CFlags: k.CFlags, IncludePaths: incs, Defines: k.Defines, Params: k.Params, Threads: []int{k.Threads}},
+		Threads: k.Threads, Runs: k.Runs, Dir: filepath.Join(root, "build"),
+	})
+}
+
+// Remote evaluates candidates on the workers of a dist queue.
+type Remote struct {
+	C      *dist.Coordinator
+	Kernel *Kernel
+	// Run names this search's tasks, so that the records of a resumed
+	// run find their results again.
+	Run string
+
+	mu      sync.Mutex
+	waiting map[string]chan dist.Result
+	early   map[string]dist.Result
+	start   sync.Once
+}
+
+// Eval submits the candidate and waits for its result.
+func (r *Remote) Eval(ctx context.Context, name, base string, src []byte) Measure {
+	r.start.Do(func() {
+		r.waiting = map[string]chan dist.Result{}
+		r.early = map[string]dist.Result{}
+		go r.route()
+	})
+	payload, err := json.Marshal(evalPayload{Kernel: r.Kernel, Name: name, Code: string(src)})
+	if err != nil {
+		return Measure{Err: err.Error()}
+	}
+	id := r.Run + "-" + name
+	ch := make(chan dist.Result, 1)
+	r.mu.Lock()
+	if res, ok := r.early[id]; ok {
+		ch <- res
+	} else {
+		r.waiting[id] = ch
+	}
+	r.mu.Unlock()
+	if _, err := r.C.Submit(ctx, []dist.Task{{ID: id, Kind: EvalKind, Payload: payload}}); err != nil {
+		return Measure{Err: err.Error()}
+	}
+	select {
+	case <-ctx.Done():
+		return Measure{Err: ctx.Err().Error()}
+	case res := <-ch:
+		if res.Err != "" {
+			return Measure{Err: res.Err}
+		}
+		var er evalResult
+		if err := json.Unmarshal(res.Payload, &er); err != nil {
+			return Measure{Err: err.Error()}
+		}
+		m := Measure{Time: time.Duration(er.Time * 1e9), Err: er.Err, Wrong: er.Wrong}
+		for _, x := range er.Times {
+			m.Times = append(m.Times, time.Duration(x*1e9))
+		}
+		return m
+	}
+}
+
+// route hands each result to the Eval waiting for it.
+func (r *Remote) route() {
+	for res := range r.C.Results() {
+		r.mu.Lock()
+		if ch, ok := r.waiting[res.TaskID]; ok {
+			delete(r.waiting, res.TaskID)
+			ch <- res
+		} else {
+			r.early[res.TaskID] = res
+		}
+		r.mu.Unlock()
+	}
+}
