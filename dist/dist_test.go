@@ -28,7 +28,7 @@ const workerEnv = "NESTOR_DIST_TEST_WORKER"
 // Generous bounds: they end a test that hangs, and never fire on a
 // machine that is merely slow.
 const (
-	testAckWait = 2 * time.Second
+	testAckWait = 3 * time.Second
 	testTimeout = 3 * time.Minute
 )
 
@@ -662,5 +662,28 @@ func TestSharedServer(t *testing.T) {
 	}
 	if r := takeResults(t, c, 1)[0]; r.TaskID != "sq-04" {
 		t.Errorf("result of %s, want sq-04 (and none of sq-09)", r.TaskID)
+	}
+}
+
+func TestReadResults(t *testing.T) {
+	var b strings.Builder
+	for _, r := range []Result{{TaskID: "a", Payload: json.RawMessage(`{"x":1}`), Elapsed: time.Second}, {TaskID: "b", Err: "boom"}} {
+		if err := WriteResult(&b, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	whole := b.String()
+	rs, err := ReadResults(strings.NewReader(whole + "\n" + `{"task_id":"c","pay`))
+	if err != nil || len(rs) != 2 || rs[0].TaskID != "a" || string(rs[0].Payload) != `{"x":1}` || rs[0].Elapsed != time.Second || rs[1].Err != "boom" {
+		t.Errorf("a cut last line: %+v, %v; want a and b", rs, err)
+	}
+	if _, err := ReadResults(strings.NewReader(`{"task_id":"c","pay` + "\n" + whole)); err == nil || !strings.Contains(err.Error(), "line 1") {
+		t.Errorf("a bad first line: %v; want an error at line 1", err)
+	}
+	if _, err := ReadResults(strings.NewReader(`{"kind":"k"}` + "\n")); err == nil {
+		t.Error("a result without task_id was accepted")
+	}
+	if rs, err := ReadResultsFile(filepath.Join(t.TempDir(), "none.jsonl")); rs != nil || err != nil {
+		t.Errorf("a missing file: %v, %v", rs, err)
 	}
 }
