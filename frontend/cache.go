@@ -16,7 +16,11 @@ package frontend
 //     header leaves them. A record is keyed by the compiler, the -D and -I
 //     flags, the header's name and the system headers before it, and lists
 //     every file the compiler read, with size and modification time: a
-//     record whose files changed is rebuilt.
+//     record whose files changed is rebuilt;
+//   - the text each header was served as, pruned for a file's identifiers
+//     (prune.go), keyed by those identifiers and the records before it:
+//     a file parsed again reads a few kilobytes per header instead of
+//     decoding and pruning its record (see servedRecord).
 //
 // A flattened header means what the header means only when no macro of the
 // user's files can change its expansion. The user's files (the source and
@@ -212,7 +216,20 @@ type headerFS struct {
 	ctxPaths []string // and the files they are
 	off      bool     // a header could not be flattened: cc reads the rest itself
 	prune    *pruner  // the declarations the file needs (prune.go)
+	// chain names what the pruner's next output depends on: its first
+	// needs and the records given to it so far (servedKey).
+	chain string
+	// lag are the records served from their pruned text (served.go
+	// below) that the pruner has not been given yet.
+	lag []lagRecord
+	// broken says a record changed between a run that served its pruned
+	// text and this one: the parse is repeated on the real headers.
+	broken bool
 }
+
+// lagRecord is a header record served from its pruned text, which the
+// pruner catches up on only when it must (catchUp).
+type lagRecord struct{ key, file string }
 
 // newHeaderFS returns the FS for parsing src (the file path) with cfg, or
 // nil when the cache is off or the user's files cannot be scanned for
@@ -232,6 +249,7 @@ func newHeaderFS(path string, src []byte, cfg Config, host *cc.Config) *headerFS
 	}
 	addIdents(idents, host.Predefined)
 	h := &headerFS{root: root, host: host, stamp: stamp, user: user, prune: newPruner(idents, paste || pruneOff)}
+	h.chain = firstChain(idents, user, paste || pruneOff)
 	for _, d := range append(slices.Clone(host.HostIncludePaths), host.HostSysIncludePaths...) {
 		if d = filepath.Clean(d); filepath.IsAbs(d) && !slices.Contains(h.sysDirs, d) {
 			h.sysDirs = append(h.sysDirs, d)
@@ -294,6 +312,9 @@ func (f *flatFile) Read(b []byte) (int, error) {
 			}
 			// The macros the pruner held back, then the header as it is,
 			// its lines numbered as in the file.
+			if !f.h.catchUp() {
+				return 0, fmt.Errorf("frontend: %s: the cache changed while it was read", f.path)
+			}
 			if rest := f.h.prune.rest(); rest != "" {
 				raw = append([]byte(rest+"#line 1 "+strconv.Quote(f.path)+"\n"), raw...)
 			}
@@ -307,7 +328,7 @@ func (f *flatFile) Read(b []byte) (int, error) {
 // flatStats counts, for tests, the headers served flattened, those
 // refused because of a user macro, and the parses repeated on the real
 // headers.
-var flatStats struct{ served, refused, retried atomic.Int64 }
+var flatStats struct{ served, refused, retried, fromText atomic.Int64 }
 
 // errUserMacro: a macro of the user's files could change the header.
 var errUserMacro = errors.New("frontend: a user macro appears in the header")
@@ -323,6 +344,25 @@ func (h *headerFS) flatten(rel, path string) ([]byte, error) {
 	key := strings.Join([]string{cacheVersion, h.host.CC, h.stamp, strings.Join(h.flags, "\x00"),
 		strings.Join(h.sysDirs, "\x00"), strings.Join(h.ctxPaths, "\x00"), rel, path}, "\x01")
 	file := filepath.Join(h.root, "headers", hash(key)+".gob")
+	// The guard makes a second #include of the header empty, as the
+	// header's own guard would: cc reuses what it read the first time.
+	guard := "NESTOR_FLAT_" + hash(rel)
+	wrap := func(text string) []byte {
+		return []byte("#ifndef " + guard + "\n#define " + guard + "\n" + text + "#endif\n")
+	}
+	skey := h.chain + "\x02" + key
+	sfile := filepath.Join(h.root, "served", hash(skey)+".gob")
+	if text, ok := readServed(sfile, skey); ok {
+		flatStats.served.Add(1)
+		flatStats.fromText.Add(1)
+		h.lag = append(h.lag, lagRecord{key, file})
+		h.ctx, h.ctxPaths = append(h.ctx, rel), append(h.ctxPaths, path)
+		h.chain = hash(h.chain + "\x03" + key)
+		return wrap(text), nil
+	}
+	if !h.catchUp() {
+		return nil, errors.New("frontend: the cache changed while it was read")
+	}
 	var r headerRecord
 	if b, err := os.ReadFile(file); err != nil || gob.NewDecoder(bytes.NewReader(b)).Decode(&r) != nil || r.Key != key || !fresh(r.Files) {
 		var err error
@@ -343,10 +383,78 @@ func (h *headerFS) flatten(rel, path string) ([]byte, error) {
 	}
 	flatStats.served.Add(1)
 	h.ctx, h.ctxPaths = append(h.ctx, rel), append(h.ctxPaths, path)
-	// A second #include of the header reuses what cc read the first time:
-	// the guard makes it empty, as the header's own guard would.
-	guard := "NESTOR_FLAT_" + hash(rel)
-	return []byte("#ifndef " + guard + "\n#define " + guard + "\n" + h.prune.add(&r) + "#endif\n"), nil
+	text := h.prune.add(&r)
+	h.chain = hash(h.chain + "\x03" + key)
+	var b bytes.Buffer
+	if err := gob.NewEncoder(&b).Encode(servedRecord{Key: skey, Files: r.Files, Text: text}); err == nil {
+		writeAtomic(sfile, b.Bytes())
+	}
+	return wrap(text), nil
+}
+
+// The pruned text of a header (prune.go) depends on the record, on the
+// file's identifiers and on the records the pruner was given before it;
+// for a file whose identifiers were seen before (a file built again), it
+// is kept as it was served, so that the next run reads a few kilobytes of
+// text instead of decoding the record of every declaration and macro of
+// the header and pruning it again. The key chains the pruner's inputs:
+// firstChain of the file's needs, then each record's key (which names the
+// compiler, the flags, the headers before it and the header's files); the
+// record's files are checked as the record's own are. The pruner is
+// given the records skipped so only when a later header needs it
+// (catchUp): a header not served so, or one read as it is.
+
+// servedRecord is the pruned text of one header in one chain.
+type servedRecord struct {
+	Key   string
+	Files []fileStamp
+	Text  string
+}
+
+// firstChain names the pruner's first inputs: the identifiers the file
+// needs, the macros it defines, and whether pruning is off.
+func firstChain(idents, user map[string]bool, off bool) string {
+	var b strings.Builder
+	b.WriteString(cacheVersion)
+	for _, set := range []map[string]bool{idents, user} {
+		b.WriteString("\x01")
+		for _, id := range slices.Sorted(maps.Keys(set)) {
+			b.WriteString(id + " ")
+		}
+	}
+	fmt.Fprintf(&b, "\x01%v", off)
+	return hash(b.String())
+}
+
+// readServed returns the served text of key from file, if it is there and
+// its files are unchanged.
+func readServed(file, key string) (string, bool) {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return "", false
+	}
+	var r servedRecord
+	if gob.NewDecoder(bytes.NewReader(b)).Decode(&r) != nil || r.Key != key || !fresh(r.Files) {
+		return "", false
+	}
+	return r.Text, true
+}
+
+// catchUp gives the pruner the records served from their text, in order,
+// dropping what it would print (the text served printed it). It reports
+// false when a record is missing or changed since its text was served.
+func (h *headerFS) catchUp() bool {
+	for _, l := range h.lag {
+		var r headerRecord
+		b, err := os.ReadFile(l.file)
+		if err != nil || gob.NewDecoder(bytes.NewReader(b)).Decode(&r) != nil || r.Key != l.key || !fresh(r.Files) {
+			h.lag, h.broken = nil, true
+			return false
+		}
+		h.prune.add(&r)
+	}
+	h.lag = nil
+	return true
 }
 
 // fresh reports whether every file is as it was stamped.

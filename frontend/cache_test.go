@@ -1,6 +1,7 @@
 package frontend
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -136,6 +137,70 @@ func TestFlattenedHeaders(t *testing.T) {
 			case base != "implicit.c" && retried != 0:
 				t.Errorf("%s, round %d: the parse with flattened headers failed and was repeated", base, round)
 			}
+		}
+	}
+}
+
+// TestServedText: a file parsed again reads its headers' pruned text as
+// it was served, and parses as it did; when the text of one header is
+// missing, the pruner catches up on the records before it, and the
+// parse is still the same.
+func TestServedText(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "three.c")
+	src := `#include <stdio.h>
+#include <stdlib.h>
+#include <math.h>
+void k(int n, double A[n]) {
+#pragma scop
+  for (int i = 0; i < n; i++)
+    A[i] = M_PI * sqrt(A[i]) + (double)BUFSIZ + (double)RAND_MAX;
+#pragma endscop
+  printf("%f\n", A[0]);
+  free(malloc(2 * sizeof(double))); // stdlib.h's malloc needs stdio.h's size_t
+}
+`
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	parse := func(env string) (string, int64, int64) {
+		t.Setenv(cacheEnv, env)
+		served, fromText, retried := flatStats.served.Load(), flatStats.fromText.Load(), flatStats.retried.Load()
+		f, err := ParseFile(path, Config{})
+		if err != nil {
+			t.Fatalf("%s=%s: %v", cacheEnv, env, err)
+		}
+		if env != "off" && flatStats.retried.Load() != retried {
+			t.Errorf("the parse with flattened headers failed and was repeated")
+		}
+		return describe(f), flatStats.served.Load() - served, flatStats.fromText.Load() - fromText
+	}
+	want, _, _ := parse("off")
+	cache := filepath.Join(dir, "cache")
+	if got, served, fromText := parse(cache); got != want || served < 3 || fromText != 0 {
+		t.Fatalf("first parse: %d headers served, %d from their text; same parse: %v", served, fromText, got == want)
+	}
+	texts, _ := filepath.Glob(filepath.Join(cache, "served", "*.gob"))
+	if len(texts) < 3 {
+		t.Fatalf("%d served texts kept, want one per header", len(texts))
+	}
+	if got, served, fromText := parse(cache); got != want || fromText != served {
+		t.Errorf("second parse: %d headers served, %d from their text; same parse: %v", served, fromText, got == want)
+	}
+	for _, text := range texts {
+		old, err := os.ReadFile(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Remove(text); err != nil {
+			t.Fatal(err)
+		}
+		if got, served, fromText := parse(cache); got != want || fromText != served-1 {
+			t.Errorf("without %s: %d headers served, %d from their text; same parse: %v", filepath.Base(text), served, fromText, got == want)
+		}
+		// Made again after catching up: the same text.
+		if again, err := os.ReadFile(text); err != nil || !bytes.Equal(again, old) {
+			t.Errorf("%s made again differs (%v)", filepath.Base(text), err)
 		}
 	}
 }

@@ -89,7 +89,7 @@ func translateC(path string, src []byte, cfg Config) (*cc.AST, error) {
 		return nil, fmt.Errorf("frontend: %v", err)
 	}
 	if hfs := newHeaderFS(path, src, cfg, host); hfs != nil {
-		if ast, err := translate(path, src, cfg, host, hfs); err == nil && !implicitCall(ast) {
+		if ast, err := translate(path, src, cfg, host, hfs); err == nil && !implicitCall(ast) && !hfs.broken {
 			return ast, nil
 		}
 		flatStats.retried.Add(1)
