@@ -5,7 +5,10 @@
 // file's median, then the median and the worst over all runs, of the wall
 // time and of the CPU time (user + system, all threads: on a loaded
 // machine the better guide to the wall time of an idle one), with the CPU
-// model, the number of CPUs and the load average.
+// model, the number of CPUs and the load average. Between the files' runs
+// it times "nestor version", which only starts the process: its median is
+// the start-up every run pays (package initialization of everything
+// cmd/nestor links), apart from the work on the file.
 //
 //	go run ./scripts/optbench                  # warm cache (one untimed run per file first)
 //	go run ./scripts/optbench -cache off       # no preprocessing cache (NESTOR_CACHE=off)
@@ -71,12 +74,16 @@ func main() {
 	}
 	cpu = nil
 	times := map[string][]time.Duration{}
-	var all []time.Duration
+	var all, startWall, startCPU []time.Duration
 	for range *rounds {
-		for _, f := range files {
+		for k, f := range files {
 			d := run(f)
 			times[f] = append(times[f], d)
 			all = append(all, d)
+			if k%4 == 0 {
+				w, c := startup(*nestor)
+				startWall, startCPU = append(startWall, w), append(startCPU, c)
+			}
 		}
 	}
 	fmt.Printf("nestor opt FILE -o /dev/null, %d runs per file, NESTOR_CACHE=%s, cold=%v\n", *rounds, *cache, *cold)
@@ -87,6 +94,18 @@ func main() {
 	}
 	fmt.Printf("all %d runs: wall median %.0f ms, worst %.0f ms; CPU (user+system) median %.0f ms, worst %.0f ms\n",
 		len(all), ms(median(all)), ms(slices.Max(all)), ms(median(cpu)), ms(slices.Max(cpu)))
+	fmt.Printf("start-up (nestor version, %d runs): wall median %.0f ms; CPU median %.0f ms\n",
+		len(startWall), ms(median(startWall)), ms(median(startCPU)))
+}
+
+// startup times one "nestor version" process: wall, and user + system.
+func startup(nestor string) (wall, cpu time.Duration) {
+	cmd := exec.Command(nestor, "version")
+	start := time.Now()
+	if out, err := cmd.CombinedOutput(); err != nil {
+		fail("%s version: %v\n%s", nestor, err, out)
+	}
+	return time.Since(start), cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 }
 
 func median(ts []time.Duration) time.Duration {
