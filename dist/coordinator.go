@@ -61,7 +61,8 @@ type Options struct {
 	// Resume keeps the streams of an earlier coordinator with the same
 	// prefix (on Server, or in StoreDir): tasks still queued are not
 	// published again, results already stored are delivered. Without it
-	// the streams start empty.
+	// the streams start empty; on a Server, Start then refuses a queue
+	// that still has tasks (one coordinator per prefix at a time).
 	Resume bool
 	// Known are results the caller already has (its records): they are
 	// neither delivered again nor their tasks published again.
@@ -238,6 +239,9 @@ func (c *Coordinator) setupStreams(ctx context.Context) error {
 	defer cancel()
 	n := c.names
 	if !c.opts.Resume {
+		if err := c.checkIdle(ctx); err != nil {
+			return err
+		}
 		for _, s := range []string{n.tasksStream, n.resultsStream} {
 			if err := c.js.DeleteStream(ctx, s); err != nil && !errors.Is(err, jetstream.ErrStreamNotFound) {
 				return fmt.Errorf("dist: delete stream %s: %w", s, err)
@@ -296,6 +300,32 @@ func (c *Coordinator) setupStreams(ctx context.Context) error {
 		}
 		seq = m.Sequence + 1
 	}
+}
+
+// checkIdle refuses to start afresh on a shared server's queue that still
+// has tasks queued or being evaluated: another coordinator's run, or an
+// interrupted one to resume. (A queue without pending tasks is reset.)
+func (c *Coordinator) checkIdle(ctx context.Context) error {
+	if c.srv != nil {
+		return nil // the embedded server's queue is this coordinator's
+	}
+	n := c.names
+	s, err := c.js.Stream(ctx, n.tasksStream)
+	if errors.Is(err, jetstream.ErrStreamNotFound) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("dist: tasks stream: %w", err)
+	}
+	info, err := s.Info(ctx)
+	if err != nil {
+		return fmt.Errorf("dist: tasks stream: %w", err)
+	}
+	if info.State.Msgs > 0 {
+		return fmt.Errorf("dist: the queue %s on %s has %d tasks pending (another coordinator's, or an interrupted run): resume it, or use another prefix",
+			n.tasksSubject, c.url, info.State.Msgs)
+	}
+	return nil
 }
 
 // URL returns the URL of the server the coordinator uses: the one workers

@@ -47,8 +47,8 @@ type Result struct {
 type Evaluator func(ctx context.Context, t Task) (json.RawMessage, error)
 
 // DefaultPrefix is the subject prefix of the work queue when none is
-// given: coordinator and workers meet on it.
-const DefaultPrefix = "nestor.work"
+// given: coordinator and workers meet on it. It is nestor tune's.
+const DefaultPrefix = "nestor.tune"
 
 // TLSFiles names the PEM files of a TLS connection to a NATS server: the
 // certificate authority that signed the server's certificate, and the

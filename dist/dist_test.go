@@ -654,7 +654,7 @@ func TestSharedServer(t *testing.T) {
 	pctx, cancel2 := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel2()
 	data, _ := json.Marshal(squareTasks(9)[0])
-	if _, err := js.Publish(pctx, "nestor.work.tasks", data); err == nil {
+	if _, err := js.Publish(pctx, "nestor.tune.tasks", data); err == nil {
 		t.Error("the worker's user published a task")
 	}
 	if n, err := c.Submit(ctx, squareTasks(1, 2, 3, 4)); err != nil || n != 1 {
@@ -685,5 +685,34 @@ func TestReadResults(t *testing.T) {
 	}
 	if rs, err := ReadResultsFile(filepath.Join(t.TempDir(), "none.jsonl")); rs != nil || err != nil {
 		t.Errorf("a missing file: %v, %v", rs, err)
+	}
+}
+
+// TestQueueInUse: on a shared server, a coordinator starting afresh does
+// not wipe a queue that still has tasks; resuming takes it over.
+func TestQueueInUse(t *testing.T) {
+	ctx := context.Background()
+	const prefix = "nestor.test.inuse"
+	a, err := Start(ctx, Options{LocalSlots: -1, Prefix: prefix})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	if _, err := a.Submit(ctx, squareTasks(1)); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := Start(ctx, Options{Server: a.URL(), LocalSlots: -1, Prefix: prefix}); err == nil || !strings.Contains(err.Error(), "1 tasks pending") {
+		t.Errorf("a fresh start on a busy queue: %v; want an error", err)
+		if b != nil {
+			b.Close()
+		}
+	}
+	b, err := Start(ctx, Options{Server: a.URL(), LocalSlots: -1, Prefix: prefix, Resume: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if n, err := b.Submit(ctx, squareTasks(1, 2)); err != nil || n != 1 {
+		t.Errorf("Submit on the resumed queue: %d, %v; want 1 (sq-01 is queued)", n, err)
 	}
 }
