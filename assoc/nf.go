@@ -173,6 +173,12 @@ func (n *normalizer) poly(e *Expr) *poly {
 		return a.add(b)
 	case OpMul:
 		return n.poly(e.Args[0]).mul(n.poly(e.Args[1]))
+	case OpCast:
+		if a := e.Args[0]; t.Integer() && a.Type.Integer() && t.Bits() <= a.Type.Bits() {
+			if p, ok := truncate(a, t); ok {
+				return n.poly(p)
+			}
+		}
 	case OpSelect:
 		// select(c, a, b) = b + select(c, a − b, 0): the branches'
 		// common part leaves the select (exact in a ring), and the rest
@@ -382,4 +388,39 @@ func latticeKey(t Type, terms [][]string) string {
 	}
 	sort.Strings(parts)
 	return "(lattice:" + t.String() + " " + strings.Join(parts, " ") + ")"
+}
+
+// truncate returns e (an integer expression) converted to the integer type
+// t of at most e's width, with the conversion moved into the ring
+// operations: truncation modulo 2^w is a ring homomorphism, so t(a + b) =
+// t(a) + t(b), t(a·b) = t(a)·t(b), t(−a) = −t(a), t(c ? a : b) = c ? t(a)
+// : t(b), and t(u(v)) = t(v) when u is at least as wide as t (extending
+// and truncating keeps the low bits). What is left converted is an atom:
+// u8(x + i32(u8(0 − in))) is u8(x) − u8(in). It reports false when
+// nothing moved.
+func truncate(e *Expr, t Type) (*Expr, bool) {
+	switch e.Op {
+	case OpAdd, OpSub, OpMul:
+		a, _ := truncate(e.Args[0], t)
+		b, _ := truncate(e.Args[1], t)
+		return &Expr{Op: e.Op, Type: t, Args: []*Expr{a, b}}, true
+	case OpNeg:
+		a, _ := truncate(e.Args[0], t)
+		return &Expr{Op: OpNeg, Type: t, Args: []*Expr{a}}, true
+	case OpSelect:
+		a, _ := truncate(e.Args[1], t)
+		b, _ := truncate(e.Args[2], t)
+		return &Expr{Op: OpSelect, Type: t, Args: []*Expr{e.Args[0], a, b}}, true
+	case OpConst:
+		return Const(IntValue(e.Value.Int(e.Type), t), t), true
+	case OpCast:
+		if v := e.Args[0]; v.Type.Integer() && e.Type.Bits() >= t.Bits() && v.Type.Bits() >= t.Bits() {
+			r, _ := truncate(v, t)
+			return r, true
+		}
+	}
+	if e.Type == t {
+		return e, false
+	}
+	return Cast(e, t), false
 }

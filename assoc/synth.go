@@ -18,7 +18,10 @@ import (
 //     update(e, in) = f(e, y(in)) = y(in). So for each entry f with an
 //     identity (in table order, fewest leaves first, over the group's
 //     assignments to the entry's elements) the only candidate is
-//     y = update(x := e): nothing is searched but f.
+//     y = update(x := e): nothing is searched but f. The entries without
+//     an identity come after all the others, with y = update(x := 0): a
+//     guess (i32(u8(x - in)) is i32(u8(x + y)) at y = i32(u8(0 - in))),
+//     which step 3 decides like any other.
 //  2. A cheap filter evaluates update(x, in) and f(x, y(in)) on a few
 //     random points (synthSamples) and drops f at the first difference.
 //  3. The survivors are checked symbolically: update and f(x, y) must
@@ -43,6 +46,11 @@ const synthSamples = 6
 // first.
 type synthIndex struct {
 	bySize map[int][]*entryIndex
+	// noIdentity lists the entries without an identity (no k either),
+	// tried after all the others with x := 0 for the candidate (step 1
+	// below): i32(u8(x + y)) has none, yet i32(u8(x - in)) is it with y =
+	// i32(u8(0 - in)).
+	noIdentity map[int][]*entryIndex
 }
 
 var synthIndexes sync.Map // *Table → *synthIndex
@@ -52,12 +60,16 @@ func synthIndexOf(t *Table) *synthIndex {
 		return v.(*synthIndex)
 	}
 	ix := indexOf(t)
-	si := &synthIndex{bySize: map[int][]*entryIndex{}}
+	si := &synthIndex{bySize: map[int][]*entryIndex{}, noIdentity: map[int][]*entryIndex{}}
 	all := slices.Clone(ix.all) // in table order
 	slices.SortStableFunc(all, func(a, b *entryIndex) int { return a.entry.Leaves - b.entry.Leaves })
 	for _, ei := range all {
 		en := ei.entry
-		if en.Identity == nil || ei.nk > 0 || slices.Contains(ei.carried, true) {
+		if ei.nk > 0 || slices.Contains(ei.carried, true) {
+			continue
+		}
+		if en.Identity == nil {
+			si.noIdentity[len(en.Elems)] = append(si.noIdentity[len(en.Elems)], ei)
 			continue
 		}
 		usesK := false
@@ -87,12 +99,27 @@ type synthPoints struct {
 // nil when none works.
 func (r *recognizer) synthesize(elems []int) *groupResult {
 	pts := r.synthPoints(elems)
+	for pass := range 2 {
+		if res := r.synthesizePass(elems, pts, pass == 1); res != nil {
+			return res
+		}
+	}
+	return nil
+}
+
+// synthesizePass tries the entries with an identity, or those without
+// one (noIdentity), at x := 0.
+func (r *recognizer) synthesizePass(elems []int, pts *synthPoints, noIdentity bool) *groupResult {
 	for _, t := range r.distinctTypes(r.maskOf(elems)) {
 		tb, err := r.opts.Tables(t)
 		if err != nil || tb == nil {
 			continue
 		}
-		for _, ei := range synthIndexOf(tb).bySize[len(elems)] {
+		list := synthIndexOf(tb).bySize[len(elems)]
+		if noIdentity {
+			list = synthIndexOf(tb).noIdentity[len(elems)]
+		}
+		for _, ei := range list {
 			en := ei.entry
 			if en.RealOnly && !r.opts.Real {
 				continue
@@ -150,13 +177,22 @@ func (r *recognizer) synthTry(ei *entryIndex, t Type, elems []int, pts *synthPoi
 	m := &r.m
 	en := ei.entry
 	n := len(elems)
+	if en.Identity == nil {
+		// A guessed candidate: only for an entry whose elements have the
+		// update's roots, which f(x, y) keeps whatever y is.
+		for p := range n {
+			if r.update.Elems[m.sigma[p]].Op != en.Elems[p].Op {
+				return nil
+			}
+		}
+	}
 	if !r.synthQuick(en, n, pts) {
 		return nil
 	}
 	// x_{sigma(q)} := identity_q.
 	id := map[int]*Expr{}
 	for q := range n {
-		id[m.sigma[q]] = en.Identity[q]
+		id[m.sigma[q]] = synthCandidate(en, q)
 	}
 	ys := make([]*Expr, n)
 	for p := range n {
@@ -313,7 +349,7 @@ func (r *recognizer) synthQuick(en *Entry, n int, pts *synthPoints) bool {
 		return true
 	}
 	for q := range n {
-		v, err := Eval(en.Identity[q], Env{Wrap: true})
+		v, err := Eval(synthCandidate(en, q), Env{Wrap: true})
 		if err != nil {
 			return true // let the symbolic path decide
 		}
@@ -356,3 +392,12 @@ func (r *recognizer) synthQuick(en *Entry, n int, pts *synthPoints) bool {
 // maxSynthElems is the largest group synthQuick filters (larger ones go
 // to the symbolic path directly).
 const maxSynthElems = 8
+
+// synthCandidate returns the value of x_q at which the update gives the
+// candidate y: the entry's identity, or 0 for an entry without one.
+func synthCandidate(en *Entry, q int) *Expr {
+	if en.Identity != nil {
+		return en.Identity[q]
+	}
+	return Const(0, en.Elems[q].Type)
+}

@@ -43,6 +43,14 @@ func TestEquivalent(t *testing.T) {
 		{"x", "x*1 + a*1 - a*1", Int64, false, true},
 		{"select(c < 0, x, a)", "a + select(c < 0, x, 0) - select(c < 0, a, 0)", Uint8, false, true},
 		{"select(c < 0, x, a)", "select(c < 0, a, x)", Int32, false, false},
+		// Truncation is a ring homomorphism: it moves into + − · and
+		// selects, and through a conversion at least as wide.
+		{"i32(u8(x - a))", "i32(u8(x + i32(u8(0 - a))))", Int32, false, true},
+		{"i32(u8(x + a*256))", "i32(u8(x))", Int32, false, true},
+		{"u8(select(c < 0, x*a, x + 300))", "u8(select(c < 0, u8(x)*u8(a), u8(x) + 44))", Int16, false, true},
+		{"u8(select(c < 0, x*a, x + 300))", "select(c < 0, u8(x)*u8(a), u8(x) + 44)", Int16, false, false}, // not truncated
+		{"i32(u16(x + a))", "i32(u8(x + a))", Int32, false, false},
+		{"i32(u8(x / a))", "i32(u8(x) / u8(a))", Int32, false, false},
 		// Differences.
 		{"x - a", "a - x", Int32, false, false},
 		{"select(a < 0, x - a, x)", "x + select(a < 0, a, 0)", Int32, false, false},
@@ -71,7 +79,7 @@ func mustUpdateExpr(t *testing.T, src string, ty Type) *Expr {
 // forms), and they find the equal pairs built by ring identities.
 func TestEquivalentRandom(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 17))
-	found := 0
+	found, withCasts := 0, 0
 	for range 4000 {
 		ty := []Type{Int8, Uint8, Int32, Uint16}[rng.IntN(4)]
 		a := randomRingExpr(rng, ty, 3)
@@ -83,6 +91,9 @@ func TestEquivalentRandom(t *testing.T) {
 			continue
 		}
 		found++
+		if a.Uses(OpCast) || b.Uses(OpCast) {
+			withCasts++
+		}
 		for range 200 {
 			env := Env{X: []Value{sample(ty, rng)}, Vars: map[string]Value{"a": sample(ty, rng), "b": sample(ty, rng)}, Wrap: true}
 			va, err1 := Eval(a, env)
@@ -92,8 +103,8 @@ func TestEquivalentRandom(t *testing.T) {
 			}
 		}
 	}
-	if found < 500 {
-		t.Errorf("only %d random pairs found equivalent", found)
+	if found < 500 || withCasts < 100 {
+		t.Errorf("only %d random pairs found equivalent, %d with conversions", found, withCasts)
 	}
 }
 
@@ -110,7 +121,12 @@ func randomRingExpr(rng *rand.Rand, ty Type, depth int) *Expr {
 		return Const(IntValue(int64(rng.IntN(5)-2), ty), ty)
 	}
 	l, r := randomRingExpr(rng, ty, depth-1), randomRingExpr(rng, ty, depth-1)
-	switch rng.IntN(6) {
+	switch rng.IntN(7) {
+	case 6:
+		// A conversion from another integer type: truncations move
+		// into the ring operations, extensions stay atoms.
+		u := []Type{Int8, Uint8, Int16, Uint16, Int32, Uint32}[rng.IntN(6)]
+		return Cast(randomRingExpr(rng, u, depth-1), ty)
 	case 0:
 		return Apply(OpAdd, l, r)
 	case 1:
@@ -130,7 +146,9 @@ func randomRingExpr(rng *rand.Rand, ty Type, depth int) *Expr {
 func ringVariant(rng *rand.Rand, e *Expr) *Expr {
 	ty := e.Type
 	a := Var("a", ty)
-	switch rng.IntN(3) {
+	switch rng.IntN(4) {
+	case 3: // e = ty(int64(e)), e truncated from a wider computation
+		return Cast(Cast(e, Int64), ty)
 	case 0: // e = (e + a) - a
 		return Apply(OpSub, Apply(OpAdd, e, a), a)
 	case 1: // e*(a + 1) = e*a + e
