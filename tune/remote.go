@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"nestor/check"
@@ -211,11 +212,15 @@ type Remote struct {
 	// Run names this search's tasks, so that the records of a resumed
 	// run find their results again.
 	Run string
+	// Kind is the kind of the tasks (default EvalKind; tests use their
+	// own evaluators).
+	Kind string
 
-	mu      sync.Mutex
-	waiting map[string]chan dist.Result
-	early   map[string]dist.Result
-	start   sync.Once
+	redelivered atomic.Int64
+	mu          sync.Mutex
+	waiting     map[string]chan dist.Result
+	early       map[string]dist.Result
+	start       sync.Once
 }
 
 // Eval submits the candidate and waits for its result.
@@ -238,7 +243,11 @@ func (r *Remote) Eval(ctx context.Context, name, base string, src []byte) Measur
 		r.waiting[id] = ch
 	}
 	r.mu.Unlock()
-	if _, err := r.C.Submit(ctx, []dist.Task{{ID: id, Kind: EvalKind, Payload: payload}}); err != nil {
+	kind := r.Kind
+	if kind == "" {
+		kind = EvalKind
+	}
+	if _, err := r.C.Submit(ctx, []dist.Task{{ID: id, Kind: kind, Payload: payload}}); err != nil {
 		return Measure{Err: err.Error()}
 	}
 	select {
@@ -260,9 +269,16 @@ func (r *Remote) Eval(ctx context.Context, name, base string, src []byte) Measur
 	}
 }
 
+// Redelivered is the number of results of tasks delivered more than once
+// (a worker died or was too slow to acknowledge).
+func (r *Remote) Redelivered() int64 { return r.redelivered.Load() }
+
 // route hands each result to the Eval waiting for it.
 func (r *Remote) route() {
 	for res := range r.C.Results() {
+		if res.Deliveries > 1 {
+			r.redelivered.Add(1)
+		}
 		r.mu.Lock()
 		if ch, ok := r.waiting[res.TaskID]; ok {
 			delete(r.waiting, res.TaskID)

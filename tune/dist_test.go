@@ -1,0 +1,178 @@
+package tune
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"nestor/dist"
+	"nestor/model"
+)
+
+// fakeKind is the test's evaluation: a time that depends only on the
+// code (so that a search is reproducible), after a short wait (so that a
+// worker can be killed in the middle of one).
+const fakeKind = "tune.test.fake"
+
+// workerEnv, when set in the environment of the test binary, makes it a
+// worker of the queue at that URL instead of running the tests.
+const workerEnv = "NESTOR_TUNE_TEST_WORKER"
+
+func TestMain(m *testing.M) {
+	if url := os.Getenv(workerEnv); url != "" {
+		err := dist.Work(context.Background(), dist.WorkerOptions{URL: url, Prefix: "nestor.tunetest", Slots: 1, Machine: "test"},
+			map[string]dist.Evaluator{fakeKind: fakeEval})
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// fakeTime is the deterministic time of a candidate's code.
+func fakeTime(code string) time.Duration {
+	h := sha256.Sum256([]byte(code))
+	return time.Duration(1e6 + binary.LittleEndian.Uint64(h[:8])%9e6) // 1 to 10 ms
+}
+
+// holdEnv, when set in a worker's environment, names a file the worker
+// creates at its third evaluation, which it then never finishes: the
+// test kills it there, in the middle of an evaluation.
+const holdEnv = "NESTOR_TUNE_TEST_HOLD"
+
+var evals atomic.Int32
+
+func fakeEval(ctx context.Context, t dist.Task) (json.RawMessage, error) {
+	var p evalPayload
+	if err := json.Unmarshal(t.Payload, &p); err != nil {
+		return nil, err
+	}
+	if hold := os.Getenv(holdEnv); hold != "" && evals.Add(1) == 3 {
+		os.WriteFile(hold, []byte(t.ID), 0o644)
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
+	select {
+	case <-time.After(150 * time.Millisecond):
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	tm := fakeTime(p.Code).Seconds()
+	return json.Marshal(evalResult{Time: tm, Times: []float64{tm}})
+}
+
+// localFake is the same evaluation in the test's own process.
+type localFake struct{}
+
+func (localFake) Eval(_ context.Context, _, _ string, src []byte) Measure {
+	t := fakeTime(string(src))
+	return Measure{Time: t, Times: []time.Duration{t}}
+}
+
+// TestDistributedSearch is issue 19's acceptance test on one machine: a
+// search of 60 evaluations over an embedded NATS JetStream queue served
+// by 3 worker processes, one of them killed (SIGKILL) in the middle of an
+// evaluation. Every candidate must be recorded exactly once, and the
+// search must find the same best as in one process with the same seed.
+func TestDistributedSearch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a NATS server and worker processes")
+	}
+	r := region(t, "gemm")
+	params := map[string]int64{"ni": 20, "nj": 25, "nk": 30}
+	e := &Evaluator{Params: params}
+	m := MachineOf(model.Nominal(), 1)
+	const budget, jobs = 60, 3
+	search := func(eval Evaluate) *Result {
+		s, err := NewSearcher(r, e, m, Options{Budget: budget, Seed: 5, Eval: eval, Jobs: jobs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := s.Run(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	want := search(localFake{})
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	c, err := dist.Start(ctx, dist.Options{Prefix: "nestor.tunetest", LocalSlots: -1, AckWait: 2 * time.Second, StoreDir: filepath.Join(t.TempDir(), "js")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	var workers []*exec.Cmd
+	hold := filepath.Join(t.TempDir(), "hold")
+	for k := range 3 {
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), workerEnv+"="+c.URL())
+		if k == 0 {
+			cmd.Env = append(cmd.Env, holdEnv+"="+hold)
+		}
+		cmd.Stderr = os.Stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		workers = append(workers, cmd)
+	}
+	defer func() {
+		for _, w := range workers {
+			w.Process.Kill()
+			w.Wait()
+		}
+	}()
+	// Kill the first worker in the middle of its third evaluation.
+	killed := make(chan string, 1)
+	go func() {
+		for ctx.Err() == nil {
+			if id, err := os.ReadFile(hold); err == nil {
+				workers[0].Process.Signal(syscall.SIGKILL)
+				killed <- string(id)
+				return
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}()
+	remote := &Remote{C: c, Kind: fakeKind, Run: "t"}
+	got := search(remote)
+	select {
+	case id := <-killed:
+		if remote.Redelivered() == 0 {
+			t.Errorf("worker killed during task %s, but no task was delivered twice", id)
+		}
+	default:
+		t.Error("the first worker never reached its third evaluation: nothing was killed")
+	}
+
+	if len(got.Records) != len(want.Records) {
+		t.Errorf("%d evaluations over the queue, %d in one process", len(got.Records), len(want.Records))
+	}
+	seen := map[string]int{}
+	for _, rec := range got.Records {
+		seen[rec.Code]++
+		if rec.Error != "" {
+			t.Errorf("evaluation %d: %s", rec.Eval, rec.Error)
+		}
+	}
+	for code, n := range seen {
+		if n != 1 {
+			t.Errorf("candidate %s recorded %d times", code, n)
+		}
+	}
+	if got.Best == nil || want.Best == nil || got.Best.Code != want.Best.Code {
+		t.Errorf("best over the queue %+v, in one process %+v", got.Best, want.Best)
+	}
+}
