@@ -59,6 +59,9 @@ func ReadFile(path string) (Machine, error) {
 	if err := json.Unmarshal(b, &m); err != nil {
 		return Machine{}, fmt.Errorf("model: %s: %w", path, err)
 	}
+	if m.Format != Format {
+		return Machine{}, fmt.Errorf("model: %s: format %d, this nestor reads %d (run nestor machine --refresh)", path, m.Format, Format)
+	}
 	if err := m.validate(); err != nil {
 		return Machine{}, fmt.Errorf("model: %s: %w", path, err)
 	}

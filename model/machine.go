@@ -42,6 +42,9 @@ type Machine struct {
 	// the cache of measurements is kept per fingerprint.
 	Fingerprint string `json:"fingerprint"`
 
+	// Format is the version of this description, Format when written by
+	// this nestor (0 from Host, which writes nothing).
+	Format int `json:"format"`
 	// Measured reports whether the numbers below come from Measure; when
 	// false they are Nominal's.
 	Measured bool `json:"measured"`
@@ -83,6 +86,11 @@ type Machine struct {
 	ForkJoin []Overhead `json:"fork_join"`
 	Barrier  []Overhead `json:"barrier"`
 }
+
+// Format is the version of the Machine's JSON; ReadFile refuses files of
+// another version (measure again). Increment it when a field's meaning
+// changes or a field the model needs is added.
+const Format = 1
 
 // Level is a level of the memory hierarchy.
 type Level int
@@ -254,6 +262,7 @@ const (
 // constants above), Measured false.
 func Nominal() Machine {
 	m := Host()
+	m.Format = Format
 	vb := float64(max(m.VectorBytes, 8))
 	m.FMAPeak = nominalHz * nominalFMAPipes * 2 * vb / 8
 	m.FMALatency = nominalFMACycles / nominalHz

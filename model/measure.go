@@ -62,6 +62,7 @@ const (
 // with the C compiler in a temporary folder, which it removes.
 func Measure(ctx context.Context, opt MeasureOptions) (Machine, error) {
 	m := Host()
+	m.Format = Format
 	m.LoadAvg = loadAvg()
 	m.MeasuredAt = time.Now().UTC().Truncate(time.Second)
 	if opt.Reps <= 0 {

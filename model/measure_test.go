@@ -37,8 +37,8 @@ func TestMeasure(t *testing.T) {
 	var table strings.Builder
 	m.WriteTable(&table)
 	t.Logf("load average %.2f\n%s", m.LoadAvg, table.String())
-	if !m.Measured || m.MeasuredAt.IsZero() || m.Compiler == "" {
-		t.Errorf("Measured %v at %v by %q: want true, a time and a compiler", m.Measured, m.MeasuredAt, m.Compiler)
+	if !m.Measured || m.MeasuredAt.IsZero() || m.Compiler == "" || m.Format != Format {
+		t.Errorf("Measured %v at %v by %q, format %d: want true, a time, a compiler and format %d", m.Measured, m.MeasuredAt, m.Compiler, m.Format, Format)
 	}
 	if err := m.validate(); err != nil {
 		t.Errorf("measured machine: %v", err)
