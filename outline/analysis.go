@@ -2,7 +2,6 @@ package outline
 
 import (
 	"math/bits"
-	"strings"
 )
 
 // sink stands for the function's exit in the post-dominator tree: the
@@ -50,6 +49,7 @@ type analysis struct {
 	tree      []bool  // every post-dominator child is an operand used once
 	shape     []int32 // Nodes: the shape of a tree cone (see shapes), or -1
 	nShapes   int
+	byKey     map[int32][]int32 // the nodes of each key (keyGroup)
 }
 
 // maxShapes bounds the distinct shapes the table memoizes pairs of (the
@@ -68,6 +68,14 @@ type keyTable struct {
 
 func newKeyTable() *keyTable { return &keyTable{ids: map[string]int32{}} }
 
+// idBytes is id(string(b)), without allocating when b is known.
+func (k *keyTable) idBytes(b []byte) int32 {
+	if id, ok := k.ids[string(b)]; ok {
+		return id
+	}
+	return k.id(string(b))
+}
+
 func (k *keyTable) id(s string) int32 {
 	if id, ok := k.ids[s]; ok {
 		return id
@@ -82,15 +90,17 @@ func (k *keyTable) id(s string) int32 {
 // (operation, type, attributes) and the operand types. Two nodes with one
 // Label may still differ in their operands' types (a bit_slice of a
 // bits[32] and of a bits[16] value); one function cannot take both.
-func matchKey(n *Node) string {
-	var b strings.Builder
-	b.WriteString(n.Label())
-	b.WriteString(" |")
+func matchKey(n *Node) string { return string(appendMatchKey(nil, n)) }
+
+// appendMatchKey appends matchKey(n) to b.
+func appendMatchKey(b []byte, n *Node) []byte {
+	b = n.appendLabel(b)
+	b = append(b, " |"...)
 	for _, o := range n.Operands {
-		b.WriteByte(' ')
-		b.WriteString(o.Type.String())
+		b = append(b, ' ')
+		b = o.Type.appendTo(b)
 	}
-	return b.String()
+	return b
 }
 
 // analyze builds the analysis of f under objective obj, interning keys in
@@ -105,6 +115,7 @@ func analyze(f *Function, obj Objective, keys *keyTable, bs *bundles) *analysis 
 	a := &analysis{f: f, obj: obj, nodes: f.Nodes, index: make(map[*Node]int32, n)}
 	for i, x := range f.Nodes {
 		a.index[x] = int32(i)
+		x.at = int32(i)
 	}
 	a.opOff = make([]int32, n+1)
 	a.uses = make([]int32, n)
@@ -115,20 +126,30 @@ func analyze(f *Function, obj Objective, keys *keyTable, bs *bundles) *analysis 
 	a.width = make([]int32, n)
 	a.comm2 = make([]bool, n)
 	lits := map[string]int32{}
+	var buf []byte
+	nops := 0
+	for _, x := range f.Nodes {
+		nops += len(x.Operands)
+	}
+	a.opIdx = make([]int32, 0, nops)
 	for i, x := range f.Nodes {
 		a.opOff[i+1] = a.opOff[i] + int32(len(x.Operands))
 		for _, o := range x.Operands {
-			a.opIdx = append(a.opIdx, a.index[o])
-			a.uses[a.index[o]]++
+			j := o.at // f's nodes are in order: o is f.Nodes[o.at] (Check)
+			if int(j) >= i || f.Nodes[j] != o {
+				j = a.index[o]
+			}
+			a.opIdx = append(a.opIdx, j)
+			a.uses[j]++
 		}
 		a.key[i], a.lit[i] = -1, -1
 		switch {
 		case x.Op == "literal":
-			l := x.Label()
-			id, ok := lits[l]
+			buf = x.appendLabel(buf[:0])
+			id, ok := lits[string(buf)]
 			if !ok {
 				id = int32(len(lits))
-				lits[l] = id
+				lits[string(buf)] = id
 			}
 			a.lit[i] = id
 		case bs.reads(x):
@@ -140,7 +161,8 @@ func analyze(f *Function, obj Objective, keys *keyTable, bs *bundles) *analysis 
 			// into a new function would change its callee's call sites,
 			// and with them the callee's multiplexers (Cost), which the
 			// saving of the new pattern does not account for.
-			a.key[i] = keys.id(matchKey(x))
+			buf = appendMatchKey(buf[:0], x)
+			a.key[i] = keys.idBytes(buf)
 		}
 		a.w[i] = int32(min(weight(x, obj), 1<<20))
 		a.litOp[i] = obj == Area && literalDependent[x.Op]

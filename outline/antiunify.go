@@ -152,6 +152,16 @@ type stepper struct {
 	noSwap  bool
 	swapped map[int32]bool
 	shape   []uint64 // the miner's shape hashes, which orient operands
+	// The cone miner's scratch (dagAU): the tuple of a node, valid
+	// where dGen is dg, and the tuples, edges, uses and conflicts.
+	dOf                       []int32
+	dGen                      []uint32
+	dg                        uint32
+	eGen                      []uint32 // dagEligible's distinctness marks
+	eg                        uint32
+	dTuples, dEdges, dEdgeOff []int32
+	dUse                      []int32
+	dConflict                 []bool
 }
 
 func newStepper(a *analysis, v valuer) *stepper {

@@ -38,3 +38,22 @@ func BenchmarkOutline10k(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkOutlinePlanted100k runs the whole pass on a planted-motif
+// graph of about 100,000 nodes (issue 18: at most 10 s and 2 GB; the
+// command in ../cmd/nestor reports the same with /usr/bin/time -v).
+func BenchmarkOutlinePlanted100k(b *testing.B) {
+	p, _ := Planted(PlantSpec{Seed: 1, Size: 12, Copies: 50, Nodes: 100000, FanOut: true})
+	for b.Loop() {
+		b.StopTimer()
+		q := clonePackage(p)
+		b.StartTimer()
+		r, err := Outline(q, "planted", Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		sinkReport = r
+	}
+	b.ReportMetric(float64(len(sinkReport.Funcs)), "funcs")
+	b.ReportMetric(float64(sinkReport.CostBefore-sinkReport.CostAfter), "saved")
+}

@@ -1,8 +1,6 @@
 package outline
 
 import (
-	"hash"
-	"hash/fnv"
 	"slices"
 	"strings"
 )
@@ -20,98 +18,134 @@ import (
 func Canonicalize(f *Function) { canonicalize(f) }
 
 // canonicalize is Canonicalize; it returns the nodes whose operands it
-// reordered.
+// reordered. (Hashes are FNV-1a, computed inline; the shallow keys,
+// compared only between the operands of commutative nodes, are built
+// when first compared.)
 func canonicalize(f *Function) []*Node {
 	n := len(f.Nodes)
-	pos := make(map[*Node]int32, n)
 	for i, x := range f.Nodes {
-		pos[x] = int32(i)
+		x.at = int32(i)
 	}
-	shallow := make([]string, n)
-	deep := make([]uint64, n)
-	var buf [8]byte
-	put := func(h hash.Hash64, v uint64) {
-		for i := range buf {
-			buf[i] = byte(v >> (8 * i))
+	// Every operand is a node of f before its user (Check), so at is its
+	// position; a malformed function's operands count as node 0.
+	for i, x := range f.Nodes {
+		for _, o := range x.Operands {
+			if j := o.at; j < 0 || int(j) >= i || f.Nodes[j] != o {
+				o.at = 0
+			}
 		}
-		h.Write(buf[:])
 	}
-	label := make([]string, n)
+	pos := func(o *Node) int32 { return o.at }
+	deep := make([]uint64, n)
 	labelHash := make([]uint64, n)
+	var buf []byte
 	for i, x := range f.Nodes {
-		label[i] = x.Label()
-		h := fnv.New64a()
-		h.Write([]byte(label[i]))
-		labelHash[i] = h.Sum64()
+		buf = x.appendLabel(buf[:0])
+		labelHash[i] = fnvBytes(fnvOffset, buf)
 	}
-	// Down: the shallow keys and expression hashes.
+	// Down: the expression hashes.
 	var ds []uint64
 	for i, x := range f.Nodes {
-		var b strings.Builder
-		b.WriteString(label[i])
-		b.WriteByte('(')
-		for j, o := range x.Operands {
-			if j > 0 {
-				b.WriteByte(',')
-			}
-			b.WriteString(o.Op)
-		}
-		b.WriteByte(')')
-		shallow[i] = b.String()
-		h := fnv.New64a()
-		put(h, labelHash[i])
+		h := fnvU64(fnvOffset, labelHash[i])
 		if x.Op == "param" {
-			h.Write([]byte(x.Name))
+			h = fnvBytes(h, []byte(x.Name))
 		}
 		ds = ds[:0]
 		for _, o := range x.Operands {
-			ds = append(ds, deep[pos[o]])
+			ds = append(ds, deep[pos(o)])
 		}
 		if Commutative(x.Op) {
 			slices.Sort(ds)
 		}
 		for _, d := range ds {
-			put(h, d)
+			h = fnvU64(h, d)
 		}
-		deep[i] = h.Sum64()
+		deep[i] = h
 	}
 	// Up: a hash of each node's uses, from the returned value down (a
 	// node's users come after it, so walking backwards each node's uses
 	// are all known when it is reached); a use by a commutative operation
 	// does not depend on the operand position.
-	uses := make([][]uint64, n)
-	if r, ok := pos[f.Ret]; ok {
-		uses[r] = append(uses[r], 1)
+	// Node i's use hashes are uses[useOff[i]:useOff[i+1]], collected at
+	// fill[i].
+	useOff := make([]int32, n+1)
+	for _, x := range f.Nodes {
+		for _, o := range x.Operands {
+			useOff[pos(o)+1]++
+		}
+	}
+	ret := int32(-1)
+	if f.Ret != nil {
+		if r := pos(f.Ret); f.Nodes[r] == f.Ret {
+			ret = r
+			useOff[r+1]++
+		}
+	}
+	for i := 1; i <= n; i++ {
+		useOff[i] += useOff[i-1]
+	}
+	fill := slices.Clone(useOff[:n])
+	uses := make([]uint64, useOff[n])
+	if ret >= 0 {
+		uses[fill[ret]] = 1
+		fill[ret]++
 	}
 	up := make([]uint64, n)
 	for i := n - 1; i >= 0; i-- {
 		x := f.Nodes[i]
-		us := uses[i]
+		us := uses[useOff[i]:useOff[i+1]]
 		slices.Sort(us)
-		h := fnv.New64a()
+		h := uint64(fnvOffset)
 		for _, v := range us {
-			put(h, v)
+			h = fnvU64(h, v)
 		}
-		up[i] = h.Sum64()
-		uses[i] = nil
+		up[i] = h
+		comm := Commutative(x.Op)
 		for p, o := range x.Operands {
-			h := fnv.New64a()
-			put(h, labelHash[i])
-			if !Commutative(x.Op) {
-				put(h, uint64(p))
+			h := fnvU64(fnvOffset, labelHash[i])
+			if !comm {
+				h = fnvU64(h, uint64(p))
 			}
-			put(h, up[i])
-			uses[pos[o]] = append(uses[pos[o]], h.Sum64())
+			h = fnvU64(h, up[i])
+			j := pos(o)
+			uses[fill[j]] = h
+			fill[j]++
 		}
 	}
-	var changed []*Node
+	// The shallow keys of the operands of commutative nodes, before any
+	// operands move.
+	shallow := make([]string, n)
+	var b []byte
 	for _, x := range f.Nodes {
 		if !Commutative(x.Op) || len(x.Operands) < 2 {
 			continue
 		}
-		sorted := slices.Clone(x.Operands)
+		for _, o := range x.Operands {
+			if i := pos(o); shallow[i] == "" {
+				b = o.appendLabel(b[:0])
+				b = append(b, '(')
+				for j, oo := range o.Operands {
+					if j > 0 {
+						b = append(b, ',')
+					}
+					b = append(b, oo.Op...)
+				}
+				shallow[i] = string(append(b, ')'))
+			}
+		}
+	}
+	var changed []*Node
+	var sorted []*Node
+	for _, x := range f.Nodes {
+		if !Commutative(x.Op) || len(x.Operands) < 2 {
+			continue
+		}
+		sorted = append(sorted[:0], x.Operands...)
 		slices.SortStableFunc(sorted, func(a, b *Node) int {
-			i, j := pos[a], pos[b]
+			i, j := pos(a), pos(b)
+			if i == j {
+				return 0
+			}
 			if c := strings.Compare(shallow[i], shallow[j]); c != 0 {
 				return c
 			}
@@ -121,11 +155,35 @@ func canonicalize(f *Function) []*Node {
 			return cmpU64(up[i], up[j])
 		})
 		if !slices.Equal(sorted, x.Operands) {
-			x.Operands = sorted
+			copy(x.Operands, sorted)
 			changed = append(changed, x)
 		}
 	}
 	return changed
+}
+
+// FNV-1a, 64 bits.
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+func fnvBytes(h uint64, b []byte) uint64 {
+	for _, c := range b {
+		h ^= uint64(c)
+		h *= fnvPrime
+	}
+	return h
+}
+
+// fnvU64 hashes v's eight bytes, least significant first.
+func fnvU64(h, v uint64) uint64 {
+	for range 8 {
+		h ^= v & 0xff
+		h *= fnvPrime
+		v >>= 8
+	}
+	return h
 }
 
 func cmpU64(a, b uint64) int {

@@ -64,6 +64,9 @@ const (
 	// orientDepth is the depth of the shape hashes that orient the
 	// operands of a commutative node when their keys do not.
 	orientDepth = 3
+	// maxRefs bounds the classes of deeper shapes whose first root is a
+	// reference of subsets.
+	maxRefs = 3
 	// refDepth is how much deeper than its bucket the shape hash is that
 	// picks a bucket's typical root (subsets).
 	refDepth = 2
@@ -208,9 +211,16 @@ func (a *analysis) coneChoice(opt Options, best int64, rep *Report, work *int64,
 	}
 	var found []scored
 	takenRoot := map[int32]bool{}
+	// A set whose estimate does not beat the best may still do once
+	// grown (grow): up to maxGrowTries such sets are verified, while
+	// their estimate is at least a quarter of the best.
+	tries := 0
 	for _, c := range cands {
 		if c.est <= best {
-			break
+			if batch || c.est*4 < best || tries >= maxGrowTries {
+				break
+			}
+			tries++
 		}
 		if batch && slices.ContainsFunc(c.roots, func(r int32) bool { return takenRoot[r] }) {
 			continue
@@ -220,6 +230,9 @@ func (a *analysis) coneChoice(opt Options, best int64, rep *Report, work *int64,
 			continue
 		}
 		rep.Verified++
+		if m.Size >= int(minK) {
+			m = a.grow(m, opt.Objective, st, takenRoot, work)
+		}
 		if s := m.Saved(opt.Objective); m.Size >= int(minK) && s > best {
 			found = append(found, scored{m, s})
 			if !batch {
@@ -272,17 +285,28 @@ func (a *analysis) subsets(roots []int32, deeper []uint64, st *stepper, work *in
 	if len(roots) < 3 || len(roots) > maxPairedRoots {
 		return sets
 	}
-	// The typical root: the one whose deeper shape the most roots share.
+	// The typical roots: the first of each of the maxRefs classes of
+	// deeper shapes that the most roots share (several: the roots of a
+	// repeated motif and nodes inside it may share a shallow shape),
+	// and the first root.
 	count := map[uint64]int{}
-	typical := roots[0]
+	first := map[uint64]int32{}
+	var classes []uint64
 	for _, r := range roots {
+		if count[deeper[r]] == 0 {
+			first[deeper[r]] = r
+			classes = append(classes, deeper[r])
+		}
 		count[deeper[r]]++
-		if count[deeper[r]] > count[deeper[typical]] {
-			typical = r
+	}
+	slices.SortStableFunc(classes, func(x, y uint64) int { return count[y] - count[x] })
+	var refs []int32
+	for _, c := range classes[:min(len(classes), maxRefs)] {
+		if count[c] >= 2 || len(refs) == 0 {
+			refs = append(refs, first[c])
 		}
 	}
-	refs := []int32{typical}
-	if typical != roots[0] {
+	if !slices.Contains(refs, roots[0]) {
 		refs = append(refs, roots[0])
 	}
 	for _, ref := range refs {
@@ -315,6 +339,107 @@ func (a *analysis) subsets(roots []int32, deeper []uint64, st *stepper, work *in
 	return sets
 }
 
+// grow returns m with more instances, when there are nodes outside its
+// set whose cones contain m's pattern whole (and that are not in taken):
+// a copy of a motif whose cone also holds a private input (a node used
+// only there) hashes apart from the others at every depth, so no bucket
+// holds all the copies. The nodes with the root's key are filtered by
+// the pattern's top growDepth levels (fits), anti-unified in pairs with
+// m's first root, and those whose pair pattern is at least as large as
+// m's are added; the larger set is anti-unified whole and replaces m
+// when it saves more.
+func (a *analysis) grow(m *Match, obj Objective, st *stepper, taken map[int32]bool, work *int64) *Match {
+	ref := a.index[m.Instances[0].Root]
+	in := make(map[int32]bool, len(m.Instances))
+	roots := make([]int32, 0, len(m.Instances))
+	for _, x := range m.Instances {
+		in[a.index[x.Root]] = true
+		roots = append(roots, a.index[x.Root])
+	}
+	group := a.keyGroup(a.key[ref])
+	if len(group) > maxGrowScan {
+		return m
+	}
+	*work += int64(len(group))
+	pat := m.Pattern
+	added := 0
+	for _, y := range group {
+		if in[y] || taken[y] || a.uses[y] == 0 || !a.fits(pat, pat.Root(), ref, y, growDepth) {
+			continue
+		}
+		if _, k := a.dagAU([]int32{ref, y}, st, work, true); k >= m.Size {
+			roots = append(roots, y)
+			if added++; added >= maxGrowAdd {
+				break
+			}
+		}
+	}
+	if added == 0 {
+		return m
+	}
+	if g := a.dagMatch(roots, st, work); g != nil && g.Saved(obj) > m.Saved(obj) {
+		return g
+	}
+	return m
+}
+
+// Limits of grow.
+const (
+	// growDepth is how many levels of the pattern a node must fit
+	// before it is anti-unified with the reference.
+	growDepth = 3
+	// maxGrowScan bounds the nodes of one key grow scans, and
+	// maxGrowAdd the roots it adds.
+	maxGrowScan = 1 << 16
+	maxGrowAdd  = 4096
+	// maxGrowTries bounds the sets verified per iteration, outside
+	// batches, whose estimate does not beat the best so far.
+	maxGrowTries = 16
+)
+
+// keyGroup lists the nodes with key k, in order (built once for all
+// keys).
+func (a *analysis) keyGroup(k int32) []int32 {
+	if a.byKey == nil {
+		a.byKey = map[int32][]int32{}
+		for x, kx := range a.key {
+			if kx >= 0 {
+				a.byKey[kx] = append(a.byKey[kx], int32(x))
+			}
+		}
+	}
+	return a.byKey[k]
+}
+
+// fits reports whether node y matches pattern node q, which node r of the
+// pattern's first instance is, to depth levels: same key (same literal),
+// and the operands that are pattern operations fit in turn (either order
+// for a commutative node).
+func (a *analysis) fits(pat *Pattern, q int, r, y int32, depth int) bool {
+	pn := &pat.Nodes[q]
+	if pn.Hole() {
+		return true
+	}
+	if pn.Op == "literal" {
+		return a.lit[y] >= 0 && a.lit[y] == a.lit[r]
+	}
+	if a.key[y] != a.key[r] {
+		return false
+	}
+	if depth == 0 {
+		return true
+	}
+	try := func(swap bool) bool {
+		for p, c := range pn.Args {
+			if !a.fits(pat, c, a.opAt(r, p, false), a.opAt(y, p, swap), depth-1) {
+				return false
+			}
+		}
+		return true
+	}
+	return try(false) || a.comm2[y] && try(true)
+}
+
 // dagMatch anti-unifies the closed DAG cones of roots (distinct nodes
 // with one key): the largest consistent, closed, collision-avoiding
 // pattern common to all, with sharing inside it (see the comment at the
@@ -338,34 +463,46 @@ func (a *analysis) dagAU(roots []int32, st *stepper, work *int64, sizeOnly bool)
 	if i, ok := a.index[a.f.Ret]; ok {
 		ret = i
 	}
-	forbid := make(map[int32]bool, n)
-	for _, r := range roots {
-		forbid[r] = true
+	// The tuple of each node (st.dOf, valid where st.dGen is st.dg),
+	// flat: tuple c is tuples[c*n:(c+1)*n]; the roots are tuple 0.
+	if st.dOf == nil {
+		st.dOf = make([]int32, len(a.nodes))
+		st.dGen = make([]uint32, len(a.nodes))
+		st.eGen = make([]uint32, len(a.nodes))
 	}
-	tupleOf := map[int32]int32{} // node -> tuple
-	for _, r := range roots {
-		tupleOf[r] = 0
+	st.dg++
+	if st.dg == 0 {
+		clear(st.dGen)
+		st.dg = 1
 	}
-	tuples := [][]int32{roots}
-	var edges [][]int32 // per tuple, per operand position: the child tuple or -1
-	var useCnt []int32
-	conflict := []bool{false}
-	useCnt = append(useCnt, 0)
+	for _, r := range roots {
+		st.dOf[r], st.dGen[r] = 0, st.dg
+	}
+	tuples := append(st.dTuples[:0], roots...)
+	edges := st.dEdges[:0] // per tuple, per operand position: the child tuple or -1
+	edgeOff := append(st.dEdgeOff[:0], 0)
+	useCnt := append(st.dUse[:0], 0)
+	conflict := append(st.dConflict[:0], false)
 	clear(st.swapped)
 	x := make([]int32, n)
-	for q := 0; q < len(tuples); q++ {
-		T := tuples[q]
-		sw := make([]bool, n)
+	sw := make([]bool, n)
+	for q := 0; q*n < len(tuples); q++ {
+		T := tuples[q*n : (q+1)*n]
+		clear(sw)
 		if a.comm2[T[0]] {
-			// The order that pairs more operands with one key, then with
-			// one shape (st.shape) in the instances' own cones.
+			// The order that pairs more operands with one key, then
+			// more of them both inside or both outside the instances'
+			// own cones, then with one shape (st.shape) there.
 			u0, u1 := a.opAt(T[0], 0, false), a.opAt(T[0], 1, false)
 			score := func(x, y int32, rx, ry int32) int {
 				s := 0
 				if a.key[x] >= 0 && a.key[x] == a.key[y] {
 					s += 4
-					if st.shape != nil && st.shape[x] == st.shape[y] && a.inCone(x, rx) == a.inCone(y, ry) {
-						s++
+					if a.inCone(x, rx) == a.inCone(y, ry) {
+						s += 2
+						if st.shape != nil && st.shape[x] == st.shape[y] {
+							s++
+						}
 					}
 				}
 				return s
@@ -380,17 +517,17 @@ func (a *analysis) dagAU(roots []int32, st *stepper, work *int64, sizeOnly bool)
 				}
 			}
 		}
-		var row []int32
 		*work += int64(n)
 		for p := range int(a.opOff[T[0]+1] - a.opOff[T[0]]) {
 			for i := range n {
 				x[i] = a.opAt(T[i], p, sw[i])
 			}
 			c := int32(-1)
-			if len(tuples) < maxConeNodes && a.dagEligible(x, roots, forbid, ret) {
-				c = lookupTuple(x, tuples, tupleOf, conflict)
-				if c == int32(len(tuples)) {
-					tuples = append(tuples, slices.Clone(x))
+			if len(tuples) < maxConeNodes*n && a.dagEligible(x, roots, st, ret) {
+				c = st.lookupTuple(x, tuples, conflict)
+				if int(c)*n == len(tuples) {
+					tuples = append(tuples, x...)
+					T = tuples[q*n : (q+1)*n]
 					useCnt = append(useCnt, 0)
 					conflict = append(conflict, false)
 				}
@@ -398,16 +535,18 @@ func (a *analysis) dagAU(roots []int32, st *stepper, work *int64, sizeOnly bool)
 			if c >= 0 {
 				useCnt[c]++
 			}
-			row = append(row, c)
+			edges = append(edges, c)
 		}
-		edges = append(edges, row)
+		edgeOff = append(edgeOff, int32(len(edges)))
 	}
+	st.dTuples, st.dEdges, st.dEdgeOff, st.dUse, st.dConflict = tuples, edges, edgeOff, useCnt, conflict
+	nt := len(tuples) / n
 	// Greatest fixpoint: a tuple with a conflict or a use outside the
 	// pattern goes, and with it the uses it made.
-	killed := make([]bool, len(tuples))
+	killed := make([]bool, nt)
 	var stack []int32
-	for c := 1; c < len(tuples); c++ {
-		if conflict[c] || useCnt[c] != a.uses[tuples[c][0]] {
+	for c := 1; c < nt; c++ {
+		if conflict[c] || useCnt[c] != a.uses[tuples[c*n]] {
 			killed[c] = true
 			stack = append(stack, int32(c))
 		}
@@ -415,7 +554,7 @@ func (a *analysis) dagAU(roots []int32, st *stepper, work *int64, sizeOnly bool)
 	for len(stack) > 0 {
 		c := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		for _, e := range edges[c] {
+		for _, e := range edges[edgeOff[c]:edgeOff[c+1]] {
 			if e > 0 && !killed[e] {
 				killed[e] = true
 				stack = append(stack, e)
@@ -424,19 +563,20 @@ func (a *analysis) dagAU(roots []int32, st *stepper, work *int64, sizeOnly bool)
 	}
 	if sizeOnly {
 		k := 0
-		for c, T := range tuples {
+		for c := range nt {
 			if !killed[c] {
-				k += int(weight(a.nodes[T[0]], Nodes))
+				k += int(weight(a.nodes[tuples[c*n]], Nodes))
 			}
 		}
 		return nil, k
 	}
 	var flat []int32
 	pn := map[int32]int32{}
-	for c, T := range tuples {
+	for c := range nt {
 		if killed[c] {
 			continue
 		}
+		T := tuples[c*n : (c+1)*n]
 		id := int32(len(flat) / n)
 		for _, xi := range T {
 			pn[xi] = id
@@ -454,44 +594,56 @@ func (a *analysis) dagAU(roots []int32, st *stepper, work *int64, sizeOnly bool)
 // per instance) may be a pattern node: one key and one number of uses,
 // distinct nodes, each inside its instance root's fanout-free cone, none
 // a root or the function's result.
-func (a *analysis) dagEligible(x, roots []int32, forbid map[int32]bool, ret int32) bool {
+func (a *analysis) dagEligible(x, roots []int32, st *stepper, ret int32) bool {
 	k, u := a.key[x[0]], a.uses[x[0]]
 	if k < 0 {
 		return false
 	}
 	for i, xi := range x {
-		if a.key[xi] != k || a.uses[xi] != u || forbid[xi] || xi == ret || !a.inCone(xi, roots[i]) {
+		if a.key[xi] != k || a.uses[xi] != u || xi == ret || !a.inCone(xi, roots[i]) ||
+			st.dGen[xi] == st.dg && st.dOf[xi] == 0 {
 			return false
 		}
-		for _, xj := range x[:i] {
-			if xj == xi {
-				return false
-			}
+	}
+	// Distinct.
+	st.eg++
+	if st.eg == 0 {
+		clear(st.eGen)
+		st.eg = 1
+	}
+	for _, xi := range x {
+		if st.eGen[xi] == st.eg {
+			return false
 		}
+		st.eGen[xi] = st.eg
 	}
 	return a.litMatch(x)
 }
 
-// lookupTuple returns the tuple that x is, len(tuples) for a new one
-// (recorded in tupleOf), or -1 when a node of x belongs to another tuple:
-// then that tuple cannot be a pattern node either (conflict).
-func lookupTuple(x []int32, tuples [][]int32, tupleOf map[int32]int32, conflict []bool) int32 {
-	if c, ok := tupleOf[x[0]]; ok && slices.Equal(tuples[c], x) {
-		return c
+// lookupTuple returns the tuple that x is, len(tuples)/len(x) for a new
+// one (recorded in st.dOf), or -1 when a node of x belongs to another
+// tuple: then that tuple cannot be a pattern node either (conflict).
+func (st *stepper) lookupTuple(x []int32, tuples []int32, conflict []bool) int32 {
+	n := len(x)
+	if st.dGen[x[0]] == st.dg {
+		c := st.dOf[x[0]]
+		if slices.Equal(tuples[int(c)*n:int(c+1)*n], x) {
+			return c
+		}
 	}
 	clash := false
 	for _, xi := range x {
-		if c, ok := tupleOf[xi]; ok {
-			conflict[c] = true
+		if st.dGen[xi] == st.dg {
+			conflict[st.dOf[xi]] = true
 			clash = true
 		}
 	}
 	if clash {
 		return -1
 	}
-	c := int32(len(tuples))
+	c := int32(len(tuples) / n)
 	for _, xi := range x {
-		tupleOf[xi] = c
+		st.dOf[xi], st.dGen[xi] = c, st.dg
 	}
 	return c
 }

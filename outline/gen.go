@@ -152,6 +152,13 @@ var plantOps = []string{"add", "sub", "xor", "and", "or", "umul"}
 // and the saving that outlining the motif's exact copies gives under
 // Nodes, (Copies-1)·Size.
 func Planted(s PlantSpec) (*Package, int64) {
+	p, saving, _, _ := plant(s)
+	return p, saving
+}
+
+// plant is Planted; it also returns the node IDs of each exact copy of
+// the motif, root last, and then those of each decoy.
+func plant(s PlantSpec) (*Package, int64, [][]int, [][]int) {
 	r := rand.New(rand.NewPCG(s.Seed, 0x9e3779b97f4a7c15))
 	u32 := BitsType(32)
 	b := newBuilder("planted")
@@ -207,6 +214,7 @@ func Planted(s PlantSpec) (*Package, int64) {
 		// Node 0 feeds node 1 (the chain) and the last node.
 		motif[s.Size-1].b = 0
 	}
+	var copies, decoys [][]int
 	instance := func(mut int) *Node {
 		in := []*Node{pick(), pick(), pick()}
 		vals := make([]*Node, s.Size)
@@ -224,6 +232,15 @@ func Planted(s PlantSpec) (*Package, int64) {
 			vals[i] = b.op(op, u32, arg(m.a), arg(m.b))
 		}
 		use(in...)
+		ids := make([]int, len(vals))
+		for i, v := range vals {
+			ids[i] = v.ID
+		}
+		if mut < 0 {
+			copies = append(copies, ids)
+		} else {
+			decoys = append(decoys, ids)
+		}
 		return vals[s.Size-1]
 	}
 	noise := max(s.Nodes-len(pool)-s.Copies*s.Size*(1+b2i(s.Mutated)), 0)
@@ -272,7 +289,7 @@ func Planted(s PlantSpec) (*Package, int64) {
 		}
 	}
 	f := b.ret(acc)
-	return &Package{Name: "planted", Funcs: []*Function{f}, Top: f.Name}, int64(s.Copies-1) * int64(s.Size)
+	return &Package{Name: "planted", Funcs: []*Function{f}, Top: f.Name}, int64(s.Copies-1) * int64(s.Size), copies, decoys
 }
 
 func b2i(b bool) int {

@@ -34,6 +34,31 @@ func TupleType(elems ...Type) Type { return Type{Kind: Tuple, Elems: elems} }
 // ArrayType returns an array of n elements of elem.
 func ArrayType(elem Type, n int) Type { return Type{Kind: Array, Elems: []Type{elem}, Len: n} }
 
+// appendTo appends t in XLS notation to b.
+func (t Type) appendTo(b []byte) []byte {
+	switch t.Kind {
+	case Bits:
+		b = append(b, "bits["...)
+		b = strconv.AppendInt(b, int64(t.Width), 10)
+		return append(b, ']')
+	case Tuple:
+		b = append(b, '(')
+		for i, e := range t.Elems {
+			if i > 0 {
+				b = append(b, ", "...)
+			}
+			b = e.appendTo(b)
+		}
+		return append(b, ')')
+	case Array:
+		b = t.Elems[0].appendTo(b)
+		b = append(b, '[')
+		b = strconv.AppendInt(b, int64(t.Len), 10)
+		return append(b, ']')
+	}
+	return append(b, t.String()...)
+}
+
 // String writes t in XLS notation.
 func (t Type) String() string {
 	switch t.Kind {
@@ -119,6 +144,11 @@ type Node struct {
 	// of the Label and travel with the node when it is outlined or
 	// inlined.
 	Loc []SourceLoc
+
+	// at is scratch space for the pass's walks over one function (the
+	// node's position in it while a walk runs); it means nothing
+	// outside one.
+	at int32
 }
 
 // A SourceLoc is a position in a source file of the design: the file's
@@ -147,18 +177,20 @@ func (n *Node) RefName() string {
 
 // Label is what two nodes must share to be matched by anti-unification:
 // operation, type and attributes (not operands).
-func (n *Node) Label() string {
-	var b strings.Builder
-	b.WriteString(n.Op)
-	b.WriteByte(' ')
-	b.WriteString(n.Type.String())
+func (n *Node) Label() string { return string(n.appendLabel(nil)) }
+
+// appendLabel appends n's Label to b.
+func (n *Node) appendLabel(b []byte) []byte {
+	b = append(b, n.Op...)
+	b = append(b, ' ')
+	b = n.Type.appendTo(b)
 	for _, a := range n.Attrs {
-		b.WriteByte(' ')
-		b.WriteString(a.Key)
-		b.WriteByte('=')
-		b.WriteString(a.Value)
+		b = append(b, ' ')
+		b = append(b, a.Key...)
+		b = append(b, '=')
+		b = append(b, a.Value...)
 	}
-	return b.String()
+	return b
 }
 
 // A Function is a dataflow graph: parameters, nodes in a topological

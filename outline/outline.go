@@ -33,6 +33,9 @@ type Options struct {
 	// Progress, when set, receives a line per iteration: the function's
 	// size and cost, the functions outlined and the work done.
 	Progress io.Writer
+	// trace, when set (tests), is told of every instance outlined: the
+	// function invoked, the invoke and the nodes it replaced.
+	trace func(name string, inv *Node, nodes []*Node)
 }
 
 func (o Options) minSize() int {
@@ -169,6 +172,28 @@ func Outline(p *Package, fn string, opt Options) (*Report, error) {
 		rep.Time = time.Since(start)
 		return rep, nil
 	}
+	// Rounds: each starts afresh (keys, table) on the function the last
+	// one left, until one outlines nothing, so that running the pass
+	// again on its result changes nothing (a round's incremental state
+	// can miss what a fresh one finds).
+	for {
+		before := len(rep.Funcs)
+		if err := outlineRound(p, f, opt, rep); err != nil {
+			return nil, err
+		}
+		if len(rep.Funcs) == before || rep.Stopped || rep.Diminished || rep.TableSkipped ||
+			opt.MaxFuncs > 0 && len(rep.Funcs) >= opt.MaxFuncs {
+			break
+		}
+	}
+	rep.CostAfter = Cost(p, obj)
+	rep.Time = time.Since(start)
+	return rep, nil
+}
+
+// outlineRound is one round of Outline on f, adding to rep.
+func outlineRound(p *Package, f *Function, opt Options, rep *Report) error {
+	obj := opt.Objective
 	keys := newKeyTable()
 	keys.fixed = fixedCallees(p)
 	// Under Nodes a set whose pattern is the body of a function outlined
@@ -181,9 +206,10 @@ func Outline(p *Package, fn string, opt Options) (*Report, error) {
 	}
 	seeds := canonicalize(f)
 	var tbl *table
-	useTable := true // until the pairs of a group of equal keys are too many
-	var bs *bundles  // f's bundles, while it has them
-	bundledAt := 0   // len(rep.Funcs) when they were added
+	var tablePairs int64 // tbl.total when last counted
+	useTable := true     // until the pairs of a group of equal keys are too many
+	var bs *bundles      // f's bundles, while it has them
+	bundledAt := 0       // len(rep.Funcs) when they were added
 	for opt.MaxFuncs == 0 || len(rep.Funcs) < opt.MaxFuncs {
 		if opt.Budget > 0 && rep.Work > opt.Budget {
 			rep.Stopped = true
@@ -191,7 +217,7 @@ func Outline(p *Package, fn string, opt Options) (*Report, error) {
 		}
 		if opt.Progress != nil {
 			fmt.Fprintf(opt.Progress, "outline: %s: iteration %d: %d nodes, cost %d, %d functions outlined, work %d\n",
-				fn, rep.Iterations+1, len(f.Nodes), Cost(p, obj), len(rep.Funcs), rep.Work)
+				f.Name, rep.Iterations+1, len(f.Nodes), Cost(p, obj), len(rep.Funcs), rep.Work)
 		}
 		rep.Iterations++
 		rep.Work += int64(len(f.Nodes))
@@ -203,13 +229,14 @@ func Outline(p *Package, fn string, opt Options) (*Report, error) {
 			} else {
 				tbl = buildTable(a, tbl, affected(a, seeds))
 			}
-			rep.Work += tbl.total - rep.Pairs
-			rep.Pairs = tbl.total
+			rep.Work += tbl.total - tablePairs
+			rep.Pairs += tbl.total - tablePairs
+			tablePairs = tbl.total
 			var proven bool
 			var err error
 			m, proven, err = choose(tbl, opt, rep)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			rep.Exact = rep.Exact && proven
 		} else {
@@ -223,7 +250,7 @@ func Outline(p *Package, fn string, opt Options) (*Report, error) {
 		if mc := a.coneChoice(opt, best, rep, &rep.Work, !useTable); len(mc) > 0 {
 			for _, x := range mc {
 				if err := checkMatch(a, x); err != nil {
-					return nil, err
+					return err
 				}
 			}
 			m, batch = mc[0], mc
@@ -237,30 +264,41 @@ func Outline(p *Package, fn string, opt Options) (*Report, error) {
 					break
 				}
 				if err := f.Check(); err != nil {
-					return nil, fmt.Errorf("outline: internal error: after bundling: %v", err)
+					return fmt.Errorf("outline: internal error: after bundling: %v", err)
 				}
 				bundledAt = len(rep.Funcs)
+				tbl, tablePairs = nil, 0 // as after unbundling (below)
 				continue
 			}
 			seeds = unbundle(f, bs)
 			bs = nil
 			if err := f.Check(); err != nil {
-				return nil, fmt.Errorf("outline: internal error: after unbundling: %v", err)
+				return fmt.Errorf("outline: internal error: after unbundling: %v", err)
 			}
 			if len(rep.Funcs) == bundledAt {
-				break // f is back where nothing paid
+				canonicalize(f) // as a second run would find it
+				break           // f is back where nothing paid
 			}
-			// Outlined bundles may make single-output patterns pay.
+			// Outlined bundles may make single-output patterns pay. The
+			// table starts afresh: unbundling changed cones that the
+			// seeds do not all reach (a second run found patterns the
+			// incremental table missed).
 			seeds = append(seeds, canonicalize(f)...)
+			tbl, tablePairs = nil, 0
 			continue
 		}
 		// The sets of a batch are disjoint (coneChoice).
 		names, reused, invs, err := apply(p, f, batch, bodies)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		var invokes []*Node
 		for i, m := range batch {
+			if opt.trace != nil {
+				for j, in := range m.Instances {
+					opt.trace(names[i], invs[i][j], in.Nodes)
+				}
+			}
 			invokes = append(invokes, invs[i]...)
 			rep.Funcs = append(rep.Funcs, Outlined{
 				Name: names[i], Pattern: m.Pattern.String(), Instances: len(m.Instances), Size: m.Size,
@@ -286,10 +324,8 @@ func Outline(p *Package, fn string, opt Options) (*Report, error) {
 		unbundle(f, bs)
 		canonicalize(f)
 	}
-	rep.TableSkipped = !useTable
-	rep.CostAfter = Cost(p, obj)
-	rep.Time = time.Since(start)
-	return rep, nil
+	rep.TableSkipped = rep.TableSkipped || !useTable
+	return nil
 }
 
 // affected marks the nodes of a whose table rows must be recomputed: the

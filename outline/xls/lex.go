@@ -61,6 +61,8 @@ const outlinedMark = "// nestor: outlined"
 func lex(src []byte) (toks []tok, marked map[int]bool, errs []lexError) {
 	line, lineStart := 1, 0
 	i := 0
+	text := string(src)                  // tokens are slices of one copy
+	toks = make([]tok, 0, len(src)/3+16) // about one token in three bytes
 	for i < len(src) {
 		c := src[i]
 		pos := outline.Pos{Line: line, Col: i - lineStart + 1}
@@ -93,7 +95,7 @@ func lex(src []byte) (toks []tok, marked map[int]bool, errs []lexError) {
 				i = len(src)
 				continue
 			}
-			toks = append(toks, tok{tString, string(src[i : j+3]), pos, i})
+			toks = append(toks, tok{tString, text[i : j+3], pos, i})
 			for k := i; k < j+3; k++ {
 				if src[k] == '\n' {
 					line, lineStart = line+1, k+1
@@ -105,14 +107,14 @@ func lex(src []byte) (toks []tok, marked map[int]bool, errs []lexError) {
 			for j < len(src) && isNameByte(src[j]) {
 				j++
 			}
-			toks = append(toks, tok{tIdent, string(src[i:j]), pos, i})
+			toks = append(toks, tok{tIdent, text[i:j], pos, i})
 			i = j
 		case isDigit(c) || c == '-' && i+1 < len(src) && isDigit(src[i+1]):
 			j := i + 1
 			for j < len(src) && (isLetter(src[j]) || isDigit(src[j])) {
 				j++
 			}
-			toks = append(toks, tok{tNumber, string(src[i:j]), pos, i})
+			toks = append(toks, tok{tNumber, text[i:j], pos, i})
 			i = j
 		case c == '-' && i+1 < len(src) && src[i+1] == '>':
 			toks = append(toks, tok{tPunct, "->", pos, i})
@@ -130,11 +132,11 @@ func lex(src []byte) (toks []tok, marked map[int]bool, errs []lexError) {
 				i = j
 				continue
 			}
-			toks = append(toks, tok{tString, string(src[i : j+1]), pos, i})
+			toks = append(toks, tok{tString, text[i : j+1], pos, i})
 			i = j + 1
 		case c == '(' || c == ')' || c == '[' || c == ']' || c == '{' || c == '}' ||
 			c == ':' || c == ',' || c == '=' || c == '#' || c == '!' || c == '<' || c == '>':
-			toks = append(toks, tok{tPunct, string(c), pos, i})
+			toks = append(toks, tok{tPunct, text[i : i+1], pos, i})
 			i++
 		default:
 			r, n := utf8.DecodeRune(src[i:])
