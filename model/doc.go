@@ -30,9 +30,9 @@
 // threads' rates: on an idle machine the bandwidth they share, under load
 // possibly more), and fork and barrier time every operation on the wall
 // clock, a sample being the median operation of its run. A fork still
-// waits for its threads to be scheduled: on a loaded machine its cost is
-// the scheduler's latency (milliseconds at a load average of 15 on two
-// cores), which only an idle machine avoids.
+// waits for its threads to be scheduled: on a loaded machine its median
+// can be the scheduler's latency (milliseconds at a load average of 15 on
+// two cores), while the fastest fork stays near the idle figure.
 //
 // # Limits
 //
