@@ -86,6 +86,9 @@ type Measure struct {
 	// run, or computed a different result (Wrong).
 	Err   string
 	Wrong bool
+	// Machine is the fingerprint of the machine that measured it when
+	// not this one (a worker's).
+	Machine string
 }
 
 // Eval builds the candidate src (the whole optimized file) as name,

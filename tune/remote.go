@@ -261,7 +261,7 @@ func (r *Remote) Eval(ctx context.Context, name, base string, src []byte) Measur
 		if err := json.Unmarshal(res.Payload, &er); err != nil {
 			return Measure{Err: err.Error()}
 		}
-		m := Measure{Time: time.Duration(er.Time * 1e9), Err: er.Err, Wrong: er.Wrong}
+		m := Measure{Time: time.Duration(er.Time * 1e9), Err: er.Err, Wrong: er.Wrong, Machine: res.Machine}
 		for _, x := range er.Times {
 			m.Times = append(m.Times, time.Duration(x*1e9))
 		}

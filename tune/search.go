@@ -395,6 +395,9 @@ func (s *Searcher) measure(ctx context.Context, batch []*pending) error {
 	for i, p := range batch {
 		rec, m := p.rec, ms[i]
 		rec.Error, rec.Wrong = m.Err, m.Wrong
+		if m.Machine != "" {
+			rec.Machine = m.Machine
+		}
 		if m.Err == "" {
 			rec.Time = m.Time.Seconds()
 			for _, t := range m.Times {
