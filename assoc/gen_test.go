@@ -203,6 +203,11 @@ func TestGenerateHand(t *testing.T) {
 					id   string
 				}{true, "none"}
 			}
+			// The segment flag's least value and an empty sum.
+			want["segmented-sum"] = struct {
+				comm bool
+				id   string
+			}{false, "{-2147483648, 0}"}
 		}
 		if len(es) != len(want) {
 			t.Errorf("%v: %d entries", ty, len(es))
