@@ -623,14 +623,27 @@ func TestSharedServer(t *testing.T) {
 	if _, err := Start(ctx, Options{Server: url("coordinator", "wrong"), LocalSlots: -1}); err == nil {
 		t.Error("a wrong password was accepted")
 	}
-	c, err := Start(ctx, Options{Server: url("coordinator", "c-secret"), LocalSlots: -1, MaxDeliver: 1, AckWait: testAckWait})
+	dir := t.TempDir()
+	c, err := Start(ctx, Options{Server: url("coordinator", "c-secret"), LocalSlots: 1, Evaluators: testEvaluators(dir), AckWait: testAckWait})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	stop := localWorkers(t, url("worker", "w-secret"), "", t.TempDir(), 2)
+	// The coordinator's local workers alone, then the workers' user's.
+	acked := func() bool {
+		info, err := c.tasks.Info(ctx)
+		return err == nil && info.State.Msgs == 0
+	}
+	if _, err := c.Submit(ctx, squareTasks(1, 2, 3)); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range takeResults(t, c, 3) {
+		checkSquare(t, r)
+	}
+	waitFor(t, "the local workers' acknowledgements", acked)
+	stop := localWorkers(t, url("worker", "w-secret"), "", dir, 2)
 	defer stop()
-	tasks := append(squareTasks(1, 2, 3), Task{ID: "unknown", Kind: "no.such.kind"})
+	tasks := append(squareTasks(5, 6, 7), Task{ID: "unknown", Kind: "no.such.kind"})
 	if _, err := c.Submit(ctx, tasks); err != nil {
 		t.Fatal(err)
 	}
@@ -643,6 +656,7 @@ func TestSharedServer(t *testing.T) {
 		}
 		checkSquare(t, r)
 	}
+	waitFor(t, "the acknowledgements", acked)
 
 	// The worker's user may not publish a task.
 	nc, err := nats.Connect(url("worker", "w-secret"))
@@ -657,7 +671,7 @@ func TestSharedServer(t *testing.T) {
 	if _, err := js.Publish(pctx, "nestor.tune.tasks", data); err == nil {
 		t.Error("the worker's user published a task")
 	}
-	if n, err := c.Submit(ctx, squareTasks(1, 2, 3, 4)); err != nil || n != 1 {
+	if n, err := c.Submit(ctx, squareTasks(1, 2, 3, 4, 5)); err != nil || n != 1 {
 		t.Errorf("Submit: %d, %v; want 1", n, err)
 	}
 	if r := takeResults(t, c, 1)[0]; r.TaskID != "sq-04" {

@@ -48,6 +48,10 @@
 //
 // # Limits
 //
+// A task and a result are each one NATS message: at most the server's
+// max_payload (1 MiB by default). The streams stay on a shared server
+// after the run (a later fresh coordinator with the same prefix resets
+// them once no task is pending).
 // Results reach the caller in the order the results stream stores them,
 // not in submission order. Tasks are not prioritized. A task interrupted
 // by a worker's shutdown counts as one of its MaxDeliver deliveries. The
