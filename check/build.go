@@ -3,6 +3,7 @@ package check
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -18,6 +19,9 @@ import (
 type Harness struct {
 	h   *harness
 	opt Options
+	// last is the index in the file of the kernel's last region, where
+	// main's local variables are captured (when the kernel is main).
+	last int
 }
 
 // NewHarness plans the harness of the kernel of scop in f (nil: as for
@@ -30,7 +34,17 @@ func NewHarness(f *frontend.File, scop *frontend.Scop, opt Options) (*Harness, e
 	if err != nil {
 		return nil, err
 	}
-	return &Harness{h: h, opt: opt}, nil
+	H := &Harness{h: h, opt: opt}
+	if len(h.endLocals) > 0 {
+		scops, err := kernelScops(f, scop, opt.Kernel)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range scops {
+			H.last = max(H.last, slices.Index(f.Scops, s))
+		}
+	}
+	return H, nil
 }
 
 // Kernel is the name of the kernel function.
@@ -51,6 +65,17 @@ func (H *Harness) Build(ctx context.Context, dir, name, src, cc string, cflags [
 	abs, err := filepath.Abs(src)
 	if err != nil {
 		return nil, fmt.Errorf("check: %v", err)
+	}
+	if len(H.h.endLocals) > 0 {
+		// As Compare does: main's variables are written at the end of the
+		// kernel's last region of this variant.
+		text, err := os.ReadFile(abs)
+		if err != nil {
+			return nil, fmt.Errorf("check: %v", err)
+		}
+		if abs, err = H.h.instrumentEnd(dir, "end-"+name, abs, text, H.last); err != nil {
+			return nil, err
+		}
 	}
 	opt := H.opt
 	if cc != "" {

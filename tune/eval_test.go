@@ -1,6 +1,7 @@
 package tune
 
 import (
+	"bytes"
 	"context"
 	"math/rand/v2"
 	"os/exec"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"nestor/check"
+	"nestor/frontend"
 	"nestor/model"
 	"nestor/pipeline"
 )
@@ -114,5 +116,33 @@ func TestSearch(t *testing.T) {
 	}
 	if h := hashCode(code); h != res.Best.Code {
 		t.Errorf("the best record's decisions give code %s, recorded %s", h, res.Best.Code)
+	}
+}
+
+// TestEvalMainLocals checks that a candidate of a region in main is
+// compared on main's local variables: the original passes, a copy that
+// computes something else is wrong.
+func TestEvalMainLocals(t *testing.T) {
+	if _, err := exec.LookPath("cc"); err != nil {
+		t.Skip("no C compiler")
+	}
+	ctx := context.Background()
+	f, err := frontend.ParseFile("testdata/mainlocal.c", frontend.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := NewEvaluator(ctx, f, nil, EvalOptions{Threads: 1, Runs: 1, Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := e.Eval(ctx, "same", "mainlocal.c", f.Src); m.Err != "" {
+		t.Fatalf("the original itself: %s", m.Err)
+	}
+	bad := bytes.Replace(f.Src, []byte("a[j][i] * 2.0"), []byte("a[j][i] * 3.0"), 1)
+	if bytes.Equal(bad, f.Src) {
+		t.Fatal("test file changed: nothing replaced")
+	}
+	if m := e.Eval(ctx, "bad", "mainlocal.c", bad); !m.Wrong {
+		t.Fatalf("a candidate computing another s: %+v, want a wrong result", m)
 	}
 }
