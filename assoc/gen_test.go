@@ -203,6 +203,16 @@ func TestGenerateHand(t *testing.T) {
 					id   string
 				}{true, "none"}
 			}
+			// Lexicographic argmin and argmax as C's if writes them:
+			// commutative, the extreme value with the greatest index.
+			want["argmin-lex-if"] = struct {
+				comm bool
+				id   string
+			}{true, "{2147483647, 2147483647}"}
+			want["argmax-lex-if"] = struct {
+				comm bool
+				id   string
+			}{true, "{-2147483648, 2147483647}"}
 			// The segment flag's least value and an empty sum.
 			want["segmented-sum"] = struct {
 				comm bool

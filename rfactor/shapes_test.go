@@ -1,0 +1,48 @@
+package rfactor
+
+import (
+	"strings"
+	"testing"
+
+	"nestor/assoc"
+)
+
+// TestFactorShipped checks that reduction loops of issue 17's shapes,
+// written in C, are factored with the operators of the shipped tables
+// (assoc.Embedded): Kadane's 4-tuple, Fibonacci's ring, continuants (a
+// 2×2 matrix product), segmented sums, prefix products and the
+// lexicographic argmin written with || and &&.
+func TestFactorShipped(t *testing.T) {
+	if _, err := assoc.Embedded(assoc.Int32); err != nil {
+		t.Skip(err)
+	}
+	for _, tc := range []struct {
+		name, decl, body string
+		want             string // a part of the decision
+	}{
+		{"kadane", "int s, p, u, m;",
+			"for (i = 0; i < n; i++) { s = s + c[i]; p = p > s ? p : s; u = u + c[i] > c[i] ? u + c[i] : c[i]; m = m > u ? m : u; }",
+			"factored: operator {x0 + y0, max(x0 + y1, x1), max(x2 + y0, y2), max(max(x2 + y1, x3), y3)} (not commutative"},
+		{"fibonacci", "long f0, f1, t;", "for (i = 0; i < n; i++) { t = f0 + f1; f1 = f0; f0 = t; }",
+			"factored: operator {x0 * y0 + x1 * y1, x0 * y1 + x1 * y0 - x1 * y1} (commutative; identity)"},
+		{"continuant", "long p0, p1, q0, q1, t, u;",
+			"for (i = 0; i < n; i++) { t = p0 * c[i] + p1; p1 = p0; p0 = t; u = q0 * c[i] + q1; q1 = q0; q0 = u; }",
+			"factored: operator {x0 * y0 + x1 * y2, x0 * y1 + x1 * y3, x2 * y0 + x3 * y2, x2 * y1 + x3 * y3} (not commutative"},
+		{"segmented sum", "int fl, s;", "for (i = 0; i < n; i++) { s = c[i] > 0 ? c[i+1] : s + c[i+1]; fl = fl > c[i] ? fl : c[i]; }",
+			"factored: operator {select(0 < y1, y0, x0 + y0), max(x1, y1)} (not commutative"},
+		{"prefix products", "int p, s;", "for (i = 0; i < n; i++) { p = p * c[i]; s = s + p; }",
+			"factored: operator {x0 * y0, x1 + x0 * y1} (not commutative"},
+		{"lexicographic argmin", "int m, k;", "for (i = 0; i < n; i++) if (c[i] < m || c[i] == m && i < k) { m = c[i]; k = i; }",
+			"(commutative; identity)"},
+	} {
+		p := program(t, tc.decl, tc.body)
+		ds := Factor(p, nil, Options{Tables: assoc.Embedded})
+		if len(ds) != 1 || ds[0].Reduction == nil || !strings.Contains(ds[0].Why, tc.want) {
+			var why []string
+			for _, d := range ds {
+				why = append(why, d.Why)
+			}
+			t.Errorf("%s: %v; want %s", tc.name, why, tc.want)
+		}
+	}
+}
