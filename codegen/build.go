@@ -557,7 +557,7 @@ func normBound(a ir.Aff, den int64, lower bool) Bound {
 	g := den
 	for _, xs := range [][]int64{a.Iter, a.Param} {
 		for _, x := range xs {
-			g = gcd(g, x)
+			g = ir.Gcd(g, x)
 		}
 	}
 	if g > 1 {
@@ -683,19 +683,6 @@ func subPad(a, b []int64) []int64 {
 		out[j] -= x
 	}
 	return out
-}
-
-func gcd(a, b int64) int64 {
-	if a < 0 {
-		a = -a
-	}
-	if b < 0 {
-		b = -b
-	}
-	for b != 0 {
-		a, b = b, a%b
-	}
-	return a
 }
 
 func all[T any](xs []T, f func(T) bool) bool {

@@ -94,7 +94,7 @@ func offsetCost(s *ir.Stmt, delta []int64) int64 {
 			for v, l := range x.Iter {
 				c -= l * delta[v]
 			}
-			sum += abs(c)
+			sum += ir.Abs(c)
 		}
 	}
 	return sum
@@ -103,16 +103,9 @@ func offsetCost(s *ir.Stmt, delta []int64) int64 {
 func norm1(xs []int64) int64 {
 	var n int64
 	for _, x := range xs {
-		n += abs(x)
+		n += ir.Abs(x)
 	}
 	return n
-}
-
-func abs(x int64) int64 {
-	if x < 0 {
-		return -x
-	}
-	return x
 }
 
 func contains(xs []int64, x int64) bool {

@@ -133,7 +133,7 @@ func rankOf(m [][]int64) int {
 func rowGCD(xs []int64) int64 {
 	var g int64
 	for _, x := range xs {
-		g = gcd(g, abs64(x))
+		g = ir.Gcd(g, ir.Abs(x))
 	}
 	return g
 }

@@ -328,7 +328,7 @@ func scaleToInts(v []*big.Rat) []int64 {
 	for k, x := range v {
 		n := new(big.Int).Mul(x.Num(), new(big.Int).Quo(l, x.Denom()))
 		out[k] = n.Int64()
-		g = gcd(g, out[k])
+		g = ir.Gcd(g, out[k])
 	}
 	if g > 1 {
 		for k := range out {
@@ -336,19 +336,6 @@ func scaleToInts(v []*big.Rat) []int64 {
 		}
 	}
 	return out
-}
-
-func gcd(a, b int64) int64 {
-	if a < 0 {
-		a = -a
-	}
-	if b < 0 {
-		b = -b
-	}
-	for b != 0 {
-		a, b = b, a%b
-	}
-	return a
 }
 
 func containsRowOrNeg(rows [][]int64, r []int64) bool {

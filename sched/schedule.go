@@ -344,7 +344,7 @@ func affExpr(a ir.Aff, t ir.Type) ir.Expr {
 			return
 		}
 		if c != 1 && c != -1 {
-			term = &ir.Binary{Op: ir.Mul, X: &ir.Const{T: t, Int: abs64(c)}, Y: term, T: t}
+			term = &ir.Binary{Op: ir.Mul, X: &ir.Const{T: t, Int: ir.Abs(c)}, Y: term, T: t}
 		}
 		switch {
 		case e == nil && c < 0:
@@ -364,7 +364,7 @@ func affExpr(a ir.Aff, t ir.Type) ir.Expr {
 		add(&ir.ParamRef{T: t, Param: q}, c)
 	}
 	if a.Const != 0 || e == nil {
-		k := &ir.Const{T: t, Int: abs64(a.Const)}
+		k := &ir.Const{T: t, Int: ir.Abs(a.Const)}
 		switch {
 		case e == nil && a.Const < 0:
 			return &ir.Const{T: t, Int: a.Const}
@@ -376,13 +376,6 @@ func affExpr(a ir.Aff, t ir.Type) ir.Expr {
 		return &ir.Binary{Op: ir.Add, X: e, Y: k, T: t}
 	}
 	return e
-}
-
-func abs64(x int64) int64 {
-	if x < 0 {
-		return -x
-	}
-	return x
 }
 
 // unimodularInverse returns the integer inverse of the square matrix M, or

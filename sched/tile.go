@@ -726,7 +726,7 @@ func footprint(p *ir.Program, olds [][]ir.Aff, g []int, sizes []int64) int64 {
 			for _, x := range acc.Index {
 				r := int64(1)
 				for k, j := range g {
-					r += abs64(step(x, olds[si], j)) * (sizes[k] - 1)
+					r += ir.Abs(step(x, olds[si], j)) * (sizes[k] - 1)
 				}
 				n *= r
 			}
@@ -833,8 +833,8 @@ func dimName(p *ir.Program, sc *Schedule, k int) string {
 		row := sc.Rows[si][k]
 		best, bestC := -1, int64(0)
 		for j, c := range row.Iter {
-			if abs64(c) > bestC {
-				best, bestC = j, abs64(c)
+			if ir.Abs(c) > bestC {
+				best, bestC = j, ir.Abs(c)
 			}
 		}
 		if best >= 0 && best < len(s.Iters) {
