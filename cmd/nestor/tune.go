@@ -277,6 +277,13 @@ func runTune(ctx context.Context, out io.Writer, f *frontend.File, scop *fronten
 		if !res.Best.Default {
 			fmt.Fprintf(out, "  decisions: %s\n", tune.Describe(res.Best.Decisions))
 		}
+		var levels []string
+		for d := 0; d < min(4, len(res.ExpandedAt)); d++ {
+			levels = append(levels, fmt.Sprintf("%d/%d", res.PrunedAt[d], res.ExpandedAt[d]))
+		}
+		if len(levels) > 0 {
+			fmt.Fprintf(out, "  subtrees cut by the bound at depths 1-%d: %s\n", len(levels), strings.Join(levels, ", "))
+		}
 	}
 	code, err := pipeline.Optimize(f, opts)
 	if err != nil {
