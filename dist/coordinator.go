@@ -389,11 +389,27 @@ func (c *Coordinator) Answered(id string) bool {
 	return c.answered[id]
 }
 
-// consumeResults reads the results stream from its start, in order.
+// consumeResults reads the results stream from its start, in order, and
+// returns once it has read the results stored before the call: Submit
+// then knows every task answered before the coordinator started.
 func (c *Coordinator) consumeResults(ctx context.Context) error {
 	cctx, cancel := context.WithTimeout(ctx, apiTimeout)
 	defer cancel()
-	cons, err := c.js.OrderedConsumer(cctx, c.names.resultsStream, jetstream.OrderedConsumerConfig{
+	stream, err := c.js.Stream(cctx, c.names.resultsStream)
+	if err != nil {
+		return fmt.Errorf("dist: results stream: %w", err)
+	}
+	info, err := stream.Info(cctx)
+	if err != nil {
+		return fmt.Errorf("dist: results stream: %w", err)
+	}
+	stored := info.State.LastSeq
+	caughtUp := make(chan struct{})
+	var once sync.Once
+	if stored == 0 {
+		once.Do(func() { close(caughtUp) })
+	}
+	cons, err := stream.OrderedConsumer(cctx, jetstream.OrderedConsumerConfig{
 		FilterSubjects: []string{c.names.resultsSubject},
 		DeliverPolicy:  jetstream.DeliverAllPolicy,
 	})
@@ -404,14 +420,22 @@ func (c *Coordinator) consumeResults(ctx context.Context) error {
 		var r Result
 		if err := json.Unmarshal(m.Data(), &r); err != nil || r.TaskID == "" {
 			c.opts.Log("dist: dropping a malformed result: %v", err)
-			return
+		} else {
+			c.record(r)
 		}
-		c.record(r)
+		if meta, err := m.Metadata(); err == nil && meta.Sequence.Stream >= stored {
+			once.Do(func() { close(caughtUp) })
+		}
 	})
 	if err != nil {
 		return fmt.Errorf("dist: results consumer: %w", err)
 	}
-	return nil
+	select {
+	case <-caughtUp:
+		return nil
+	case <-cctx.Done():
+		return fmt.Errorf("dist: reading the %d stored results: %w", stored, cctx.Err())
+	}
 }
 
 // record queues r for the caller unless its task already has a result.

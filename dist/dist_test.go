@@ -730,3 +730,46 @@ func TestQueueInUse(t *testing.T) {
 		t.Errorf("Submit on the resumed queue: %d, %v; want 1 (sq-01 is queued)", n, err)
 	}
 }
+
+// TestResumeAnswered: every task answered before a restart, the caller's
+// records holding only some: nothing is published again, and the other
+// results come from the stream, with no worker running.
+func TestResumeAnswered(t *testing.T) {
+	ctx := context.Background()
+	store, dir := t.TempDir(), t.TempDir()
+	const prefix = "nestor.test.answered"
+	var ids []int
+	for n := range 20 {
+		ids = append(ids, n)
+	}
+	tasks := squareTasks(ids...)
+	a, err := Start(ctx, Options{StoreDir: store, LocalSlots: 2, Evaluators: testEvaluators(dir), Prefix: prefix})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Submit(ctx, tasks); err != nil {
+		t.Fatal(err)
+	}
+	known := takeResults(t, a, 20)[:8]
+	a.Close()
+
+	b, err := Start(ctx, Options{StoreDir: store, Resume: true, Known: known, LocalSlots: -1, Prefix: prefix})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if n, err := b.Submit(ctx, tasks); err != nil || n != 0 {
+		t.Fatalf("Submit after resume: %d, %v; want 0", n, err)
+	}
+	seen := map[string]bool{}
+	for _, r := range known {
+		seen[r.TaskID] = true
+	}
+	for _, r := range takeResults(t, b, 12) {
+		if seen[r.TaskID] {
+			t.Errorf("task %s: a second result", r.TaskID)
+		}
+		seen[r.TaskID] = true
+		checkSquare(t, r)
+	}
+}
