@@ -436,6 +436,15 @@ type node struct {
 	cast      Type // OpCast: the type converted to
 }
 
+// count returns the number of nodes of the tree n.
+func (n *node) count() int {
+	c := 1
+	for _, a := range n.args {
+		c += a.count()
+	}
+	return c
+}
+
 type parser struct {
 	src       string
 	off       int
@@ -845,6 +854,9 @@ func (p *parser) typedTuple(elems []*node, types func(int) Type) (Tuple, error) 
 // y_j have type types(j), k the type its context gives.
 func (p *parser) typed(n *node, types func(int) Type) (*Expr, error) {
 	ty := typer{types: types}
+	// One chunk of the tree's size (a conversion may add one node).
+	size := n.count()
+	ty.exprs, ty.args = make([]Expr, size+2), make([]*Expr, size+2)
 	e := ty.expr(n, types(-1))
 	if ty.err != nil {
 		return nil, ty.err
@@ -855,6 +867,8 @@ func (p *parser) typed(n *node, types func(int) Type) (*Expr, error) {
 type typer struct {
 	types func(int) Type
 	err   *Error
+	exprs []Expr  // free nodes (newExpr)
+	args  []*Expr // free operand slots (newArgs)
 }
 
 func (ty *typer) fail(n *node, format string, args ...any) {
@@ -936,14 +950,14 @@ func (ty *typer) expr(n *node, want Type) *Expr {
 	switch n.kind {
 	case nLeaf:
 		if n.leafOp == OpK {
-			return &Expr{Op: OpK, Type: want, Index: n.leafIndex}
+			return ty.newExpr(Expr{Op: OpK, Type: want, Index: n.leafIndex})
 		}
 		if t := ty.types(n.leafIndex); t != want {
 			ty.fail(n, "%s%d has type %v, used as %v", n.leafOp, n.leafIndex, t, want)
 		}
-		return &Expr{Op: n.leafOp, Type: want, Index: n.leafIndex}
+		return ty.newExpr(Expr{Op: n.leafOp, Type: want, Index: n.leafIndex})
 	case nVar:
-		return Var(n.text, want)
+		return ty.newExpr(Expr{Op: OpVar, Type: want, Name: n.text})
 	case nBool:
 		if want != Bool {
 			ty.fail(n, "%s used as %v", n.tok.text, want)
@@ -962,33 +976,61 @@ func (ty *typer) expr(n *node, want Type) *Expr {
 		if from == untyped {
 			from = ty.types(-1)
 		}
-		e := Cast(ty.expr(n.args[0], from), n.cast)
+		e := ty.apply(OpCast, n.cast, ty.expr(n.args[0], from))
 		if n.cast != want {
-			e = Cast(e, want)
+			e = ty.apply(OpCast, want, e)
 		}
 		return e
 	case op == OpSelect:
 		c := ty.expr(n.args[0], ty.operandType(Bool, n.args[0]))
-		return Apply(OpSelect, c, ty.expr(n.args[1], want), ty.expr(n.args[2], want))
+		return ty.apply(OpSelect, want, c, ty.expr(n.args[1], want), ty.expr(n.args[2], want))
 	case op == OpNot || op == OpAnd || op == OpOr:
 		ty.want(n, want, Bool)
-		args := make([]*Expr, len(n.args))
+		args := ty.newArgs(len(n.args))
 		for i, a := range n.args {
 			args[i] = ty.expr(a, ty.operandType(Bool, a))
 		}
-		return Apply(op, args...)
+		return ty.newExpr(Expr{Op: op, Type: Bool, Args: args})
 	case op >= OpLT && op <= OpNE:
 		ty.want(n, want, Bool)
 		t := ty.operandType(ty.types(-1), n.args...)
-		return Apply(op, ty.expr(n.args[0], t), ty.expr(n.args[1], t))
+		return ty.apply(op, Bool, ty.expr(n.args[0], t), ty.expr(n.args[1], t))
 	}
-	args := make([]*Expr, len(n.args))
+	args := ty.newArgs(len(n.args))
 	for i, a := range n.args {
 		args[i] = ty.expr(a, want)
 	}
-	e := Apply(n.op, args...)
-	e.Type = want
-	return e
+	return ty.newExpr(Expr{Op: n.op, Type: want, Args: args})
+}
+
+// newExpr returns a node with e's fields, from a chunk of nodes: a table
+// of two thousand entries parses without an allocation per node.
+func (ty *typer) newExpr(e Expr) *Expr {
+	if len(ty.exprs) == 0 {
+		ty.exprs = make([]Expr, 16)
+	}
+	p := &ty.exprs[0]
+	ty.exprs = ty.exprs[1:]
+	*p = e
+	return p
+}
+
+// newArgs returns an operand list of n, from a chunk (its capacity n:
+// appending to it copies).
+func (ty *typer) newArgs(n int) []*Expr {
+	if len(ty.args) < n {
+		ty.args = make([]*Expr, max(n, 32))
+	}
+	a := ty.args[:n:n]
+	ty.args = ty.args[n:]
+	return a
+}
+
+// apply returns op of type t applied to args, from the chunks.
+func (ty *typer) apply(op Op, t Type, args ...*Expr) *Expr {
+	a := ty.newArgs(len(args))
+	copy(a, args)
+	return ty.newExpr(Expr{Op: op, Type: t, Args: a})
 }
 
 func (ty *typer) want(n *node, want, got Type) {
