@@ -59,4 +59,9 @@ type FuncParam struct {
 	Pointer bool
 	// Const is set when the element type is const-qualified.
 	Const bool
+	// Struct is, for a struct passed by value whose members all have type
+	// Elem ("struct cpx alpha"), its type as the declaration spells it
+	// ("struct cpx"); Dims is then empty. An array of such structs has
+	// the members as its last dimension instead (ir.Array.Members).
+	Struct string
 }

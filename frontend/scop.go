@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 
 	"modernc.org/cc/v4"
 
@@ -375,7 +376,9 @@ func (b *builder) funcDesc(fps []paramDecl) *Func {
 		if k, ok := b.params[fp.decl]; ok {
 			q.Param = k
 		}
-		if t, members, layers, why := arrayElem(fp.decl.Type()); why == "" && (members == nil || layers > 0) {
+		if t, members, layers, why := arrayElem(fp.decl.Type()); why == "" && members != nil && layers == 0 {
+			q.Elem, q.Struct = t, typeSpelling(fp.pd)
+		} else if why == "" {
 			q.Elem = t
 			exprs, pointer, shapeOK := dimExprs(fp.decl)
 			switch {
@@ -536,6 +539,18 @@ func (b *builder) array(n cc.Node, d *cc.Declarator) (int, bool) {
 		RegionOnly: (st == ir.FuncLocal || st == ir.ScopLocal) && b.regionOnly(d), Members: members,
 	})
 	return k, true
+}
+
+// typeSpelling returns the type of a parameter declaration as written,
+// without its qualifiers and storage class ("struct cpx", "cpx_t").
+func typeSpelling(pd *cc.ParameterDeclaration) string {
+	var parts []string
+	for s := pd.DeclarationSpecifiers; s != nil; s = s.DeclarationSpecifiers {
+		if s.Case == cc.DeclarationSpecifiersTypeSpec && s.TypeSpecifier != nil {
+			parts = append(parts, source(s.TypeSpecifier))
+		}
+	}
+	return strings.Join(parts, " ")
 }
 
 // memberDim is the last dimension of an array of structs with these

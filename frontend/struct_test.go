@@ -84,8 +84,31 @@ void f(int n, struct cpx A[n][n], struct cpx *p, struct cpx y[n]) {
 	}
 	// The harness allocates parameters from these shapes.
 	for _, fp := range sc.Func.Params {
-		if fp.Name == "A" && (len(fp.Dims) != 3 || fp.Dims[2].Const != 2 || fp.Elem != ir.Double) {
-			t.Errorf("parameter A: elem %s dims %v, want double with the 2 members last", fp.Elem, fp.Dims)
+		if fp.Name == "A" && (len(fp.Dims) != 3 || fp.Dims[2].Const != 2 || fp.Elem != ir.Double || fp.Struct != "") {
+			t.Errorf("parameter A: elem %s dims %v struct %q, want double with the 2 members last", fp.Elem, fp.Dims, fp.Struct)
+		}
+	}
+}
+
+// TestStructByValue: a struct parameter passed by value is described by
+// the type its declaration spells, for the harness to declare it.
+func TestStructByValue(t *testing.T) {
+	sc := parseOne(t, `
+typedef struct { float re, im; } cpxf;
+struct cpx { double re, im; };
+void f(int n, const struct cpx alpha, cpxf beta, struct cpx y[n]) {
+#pragma scop
+  for (int i = 0; i < n; i++)
+    y[i].re = alpha.im * beta.re;
+#pragma endscop
+}`)
+	want := map[string]struct {
+		spelling string
+		elem     ir.Type
+	}{"alpha": {"struct cpx", ir.Double}, "beta": {"cpxf", ir.Float}, "y": {"", ir.Double}}
+	for _, fp := range sc.Func.Params {
+		if w, ok := want[fp.Name]; ok && (fp.Struct != w.spelling || fp.Elem != w.elem) {
+			t.Errorf("%s: struct %q elem %s, want %q %s", fp.Name, fp.Struct, fp.Elem, w.spelling, w.elem)
 		}
 	}
 }
