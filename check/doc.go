@@ -55,7 +55,9 @@
 //
 // An array of structs (ir.Array.Members, complex numbers as struct cpx) is
 // allocated, filled and compared as the array of its members it is in
-// memory: b[n][n] of struct cpx is double[n][n][2].
+// memory: b[n][n] of struct cpx is double[n][n][2]; a struct passed by
+// value is declared with its type as written (frontend.FuncParam.Struct)
+// and filled as the array of its members.
 //
 // # Limits
 //

@@ -39,6 +39,9 @@ type value struct {
 	// dimension, counted in rank, selects the member, so C subscripts
 	// rank-1 dimensions.
 	members bool
+	// ctype is the C type of a struct passed by value (FuncParam.Struct),
+	// filled and written as the rank-1 array of its members.
+	ctype   string
 	written bool // some scop of the kernel writes it
 	// required marks a size that is a parameter of the scop: without a
 	// value the harness does not compile. Otherwise a size takes fallback
@@ -101,6 +104,9 @@ func newHarness(f *frontend.File, scop *frontend.Scop, opt Options) (*harness, e
 			}
 		case p.Pointer:
 			v.role = rolePointer
+		case p.Struct != "":
+			v.role, v.ctype, v.rank = roleScalar, p.Struct, 1
+			v.dims = []string{fmt.Sprintf("(sizeof(%s) / sizeof(%s))", p.Name, cType(p.Elem))}
 		case p.Elem.IsInteger():
 			v.role = roleSize
 			v.required = p.Param >= 0
@@ -557,6 +563,9 @@ func (h *harness) declare(b *strings.Builder, v *value) {
 			fmt.Fprintf(b, "\tif (%[1]s < 0) {\n\t\tfprintf(stderr, \"nestor check: parameter %[1]s = %%lld is negative\\n\", (long long)%[1]s);\n\t\treturn 2;\n\t}\n", v.name)
 		}
 	case roleScalar, rolePointer:
+		if v.ctype != "" {
+			t = v.ctype
+		}
 		fmt.Fprintf(b, "\t%s %s;\n", t, v.name)
 	case roleArray:
 		if v.rank == 1 {
@@ -581,6 +590,9 @@ func (v *value) bytes() string {
 	case roleArray:
 		return fmt.Sprintf("sizeof(%s%s)", cType(v.elem), brackets(v.dims))
 	case roleGlobal:
+		return "sizeof(" + v.name + ")"
+	}
+	if v.ctype != "" {
 		return "sizeof(" + v.name + ")"
 	}
 	return fmt.Sprintf("sizeof(%s)", cType(v.elem))
