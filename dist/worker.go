@@ -45,6 +45,9 @@ type WorkerOptions struct {
 	Name string
 	// Log, if set, receives progress messages.
 	Log func(format string, args ...any)
+	// OnResult, if set, is called with each result the worker published
+	// (from the slot's goroutine).
+	OnResult func(Result)
 }
 
 // Work consumes the queue of the coordinator at o.URL until ctx is done,
@@ -220,6 +223,9 @@ func (w *worker) handle(ctx context.Context, msg jetstream.Msg, cfg jetstream.Co
 	if err := msg.DoubleAck(actx); err != nil {
 		// The result is stored; a redelivery is answered as a duplicate.
 		w.opts.Log("dist: worker %s: acknowledge %s: %v", w.opts.Name, t.ID, err)
+	}
+	if w.opts.OnResult != nil {
+		w.opts.OnResult(res)
 	}
 }
 

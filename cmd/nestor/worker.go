@@ -43,6 +43,7 @@ lose. The worker consumes only the queue it was pointed at.`,
 		name := fs.String("name", "", "`name` of the worker in results (default HOST-PID)")
 		machine := fs.String("machine", "", "`fingerprint` of this machine, copied into results (default: its hardware fingerprint, as nestor machine's)")
 		quiet := fs.Bool("q", false, "print nothing but errors")
+		verbose := fs.Bool("v", false, "print a line per task evaluated")
 		return func(out io.Writer, args []string) error {
 			if len(args) > 0 {
 				return usageError{fmt.Sprintf("unexpected argument %q", args[0])}
@@ -62,12 +63,22 @@ lose. The worker consumes only the queue it was pointed at.`,
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			logf := func(format string, a ...any) { fmt.Fprintf(os.Stderr, format+"\n", a...) }
+			var onResult func(dist.Result)
+			if *verbose {
+				onResult = func(r dist.Result) {
+					status := "ok"
+					if r.Err != "" {
+						status = "error: " + firstLine(r.Err)
+					}
+					fmt.Fprintf(out, "%s %s (delivery %d, %.3gs): %s\n", r.Kind, r.TaskID, r.Deliveries, r.Elapsed.Seconds(), status)
+				}
+			}
 			if !*quiet {
 				fmt.Fprintf(os.Stderr, "nestor worker: %d slots on %s, queue %s\n", *slots, *server, *prefix)
 			}
 			return dist.Work(ctx, dist.WorkerOptions{
 				URL: *server, Creds: *creds, Prefix: *prefix, Slots: *slots, Name: *name, Machine: *machine,
-				TLS: dist.TLSFiles{CA: *tlsCA, Cert: *tlsCert, Key: *tlsKey}, Log: logf,
+				TLS: dist.TLSFiles{CA: *tlsCA, Cert: *tlsCert, Key: *tlsKey}, Log: logf, OnResult: onResult,
 			}, nil)
 		}
 	},

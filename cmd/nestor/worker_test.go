@@ -65,8 +65,11 @@ func TestWorkerCommand(t *testing.T) {
 	}
 	done := make(chan int)
 	go func() {
-		code, _, _ := nestor(t, "worker", "--server", c.URL(), "--prefix", c.Prefix(), "--slots", "2",
-			"--name", "cli", "--machine", "m1", "-q")
+		code, out, _ := nestor(t, "worker", "--server", c.URL(), "--prefix", c.Prefix(), "--slots", "2",
+			"--name", "cli", "--machine", "m1", "-q", "-v")
+		if !strings.Contains(out, "test.echo 1 (delivery 1") || !strings.Contains(out, "no.such.kind 3 (delivery 1") {
+			t.Errorf("-v printed %q; want a line per task", out)
+		}
 		done <- code
 	}()
 	got := map[string]dist.Result{}
