@@ -57,7 +57,7 @@ func Describe(f *frontend.File, k int, opt Options, fusion sched.Fusion) (*Layou
 	}
 	lay.Scheduled = true
 	lay.Parallel = slices.Contains(sc.Parallel, true)
-	plan := sched.Plan{Tile: opt.Tile, Reorder: true}
+	plan := sched.Plan{Tile: opt.Tile, Reorder: true, Machine: opt.Machine}
 	for _, n := range opt.TileSizes {
 		plan.Sizes = append(plan.Sizes, int64(n))
 	}

@@ -83,6 +83,9 @@ type Options struct {
 	// Tables gives assoc's table of a type (tests); nil uses the
 	// embedded tables.
 	Tables func(assoc.Type) (*assoc.Table, error)
+	// Machine is the machine the code is laid out for (cache sizes, vector
+	// registers); nil means model.Host(), what the system reports.
+	Machine *model.Machine
 	// Decide fixes choices of the regions (Decide[k] for the k-th region
 	// of the file) that the rules above would otherwise make: what a
 	// search over implementations sets (package tune). Regions past its
@@ -136,6 +139,14 @@ const FuseRule FusionChoice = 0
 
 // Fuse returns the FusionChoice that fixes f.
 func Fuse(f sched.Fusion) FusionChoice { return FusionChoice(f) + 1 }
+
+// machine returns the machine the options lay code out for.
+func (o *Options) machine() model.Machine {
+	if o.Machine != nil {
+		return *o.Machine
+	}
+	return model.Host()
+}
 
 func (o *Options) decisions(k int) Decisions {
 	if k < len(o.Decide) {
@@ -301,7 +312,7 @@ func generate(s *region, src []byte, opt *Options) ([]byte, error) {
 		codegen.MarkParallel(tree, func(level int, stmts []int) bool { return s.loops[level].ParallelFor(stmts) })
 	}
 	if opt.UnrollJam && s.loops != nil {
-		rows, cols := model.Host().RegisterTile()
+		rows, cols := opt.machine().RegisterTile()
 		if opt.RegisterTile[0] > 0 && opt.RegisterTile[1] > 0 {
 			rows, cols = opt.RegisterTile[0], opt.RegisterTile[1]
 		}
@@ -386,7 +397,7 @@ func schedule(s *region, opt *Options) error {
 		opt.note(s.Scop, "its constant sizes overflow int64 in the scheduler's exact arithmetic: scheduled with %d of them as parameters, the schedule then specialized to their values", sc.Lifted)
 	}
 	keepCached := opt.KeepCached && s.dec.Order != OrderSchedule
-	if bytes, ok := footprint(s.Prog); keepCached && ok && bytes <= model.Host().L2 && !slices.Contains(sc.Parallel, true) {
+	if bytes, ok := footprint(s.Prog); keepCached && ok && bytes <= opt.machine().L2 && !slices.Contains(sc.Parallel, true) {
 		opt.note(s.Scop, "kept the original order: the arrays fit in the L2 cache (%d KiB) and the new schedule has no parallel loop, so reordering gains no locality (and time skewing would cost the vector loops)", bytes>>10)
 		s.kept = fmt.Sprintf("the original order: the arrays fit in the L2 cache (%d KiB) and the schedule has no parallel loop", bytes>>10)
 		return nil
@@ -406,7 +417,7 @@ func schedule(s *region, opt *Options) error {
 			}
 		}
 	}
-	plan := sched.Plan{Tile: opt.Tile, Reorder: true, Wavefront: opt.Tile && s.dec.Parallel.Or(opt.Parallel), Bands: s.dec.Bands}
+	plan := sched.Plan{Tile: opt.Tile, Reorder: true, Wavefront: opt.Tile && s.dec.Parallel.Or(opt.Parallel), Bands: s.dec.Bands, Machine: opt.Machine}
 	for _, n := range opt.TileSizes {
 		plan.Sizes = append(plan.Sizes, int64(n))
 	}

@@ -27,6 +27,9 @@ type Plan struct {
 	// whose loops is parallel (T1 + T2 replaces T1), which makes the
 	// second one parallel: tiles on one wavefront run in any order.
 	Wavefront bool
+	// Machine is the machine the tile sizes are chosen for (its L2
+	// cache); the zero Machine means model.Host().
+	Machine *model.Machine
 	// Bands overrides the rules above band by band: Bands[b-1] is the
 	// decision for the band LoopInfo.Band calls b (the permutable bands
 	// of two or more loop dimensions, outermost first). A missing entry,
@@ -74,6 +77,14 @@ func (t Tristate) Or(def bool) bool {
 		return false
 	}
 	return def
+}
+
+// machine returns the machine of the plan.
+func (plan Plan) machine() model.Machine {
+	if plan.Machine != nil {
+		return *plan.Machine
+	}
+	return model.Host()
 }
 
 // band returns the plan's decisions for band b (1-based), zero when none.
@@ -272,7 +283,7 @@ func layout(p *ir.Program, sc *Schedule, loops []int, olds [][]ir.Aff, plan Plan
 					override[n] = sz
 				}
 			}
-			sizes := TileSizes(p, olds, g, points[len(points)-1], override)
+			sizes := TileSizes(p, olds, g, points[len(points)-1], override, plan.machine())
 			first := len(lay.info)
 			for _, j := range tiles {
 				at := len(lay.info)
@@ -681,13 +692,13 @@ const (
 )
 
 // TileSizes returns the tile size of every loop of band g (in g's order),
-// with inner the loop that runs innermost: the model's sizes where
-// override has no positive entry. The model takes one size s for every
+// with inner the loop that runs innermost: the model's sizes for machine
+// m where override has no positive entry. The model takes one size s for every
 // loop (innerFactor·s for the innermost), the largest power of two for
 // which the data one tile touches fits in half the L2 cache, as counted
 // by footprint.
-func TileSizes(p *ir.Program, olds [][]ir.Aff, g []int, inner int, override []int64) []int64 {
-	budget := model.Host().L2 / 2
+func TileSizes(p *ir.Program, olds [][]ir.Aff, g []int, inner int, override []int64, m model.Machine) []int64 {
+	budget := m.L2 / 2
 	sizes := make([]int64, len(g))
 	set := func(s int64) {
 		for n, j := range g {
@@ -819,7 +830,7 @@ func DescribeBands(p *ir.Program, sc *Schedule, plan Plan) ([]BandInfo, error) {
 		for _, j := range points {
 			bi.Order = append(bi.Order, slices.Index(g, j))
 		}
-		bi.Sizes = TileSizes(p, olds, g, points[len(points)-1], plan.Sizes)
+		bi.Sizes = TileSizes(p, olds, g, points[len(points)-1], plan.Sizes, plan.machine())
 		bi.CanWavefront = !slices.ContainsFunc(g, func(j int) bool { return sc.Parallel[loops[j]] }) && !eachParallel(p, sc, loops, g)
 		out = append(out, bi)
 	}

@@ -144,8 +144,12 @@ func (r *Region) build() {
 		}
 	}
 	if len(r.variants) > 0 && r.Opt.UnrollJam {
-		regs := max(model.Host().VectorRegs, 16)
-		rows, cols := model.Host().RegisterTile()
+		host := model.Host()
+		if r.Opt.Machine != nil {
+			host = *r.Opt.Machine
+		}
+		regs := max(host.VectorRegs, 16)
+		rows, cols := host.RegisterTile()
 		names := []string{"-", "1x1"}
 		def := -1
 		for _, rc := range [][2]int{{2, 1}, {2, 2}, {3, 1}, {4, 1}, {4, 2}, {4, 4}, {6, 2}, {6, 4}, {8, 1}, {8, 2}} {
