@@ -65,6 +65,7 @@ again), and nestor opt --records FILE applies the best recorded decisions.
 		slots := fs.Int("slots", -1, "local worker slots with --dist or --server (default: one per CPU with --dist, none with --server)")
 		creds := fs.String("creds", "", "NATS credentials `file` for --server")
 		prefix := fs.String("prefix", "nestor.tune", "subject `prefix` of the work queue (workers must use the same)")
+		cflags := fs.String("cflags", "", "extra compiler `flags` for the original and every candidate, after "+strings.Join(check.DefaultCFlags, " "))
 		random := fs.Bool("random", false, "evaluate uniformly drawn candidates without pruning (a sample of the space: checks the bound's soundness and the candidates' correctness)")
 		params := paramFlag{}
 		fs.Var(params, "param", "value of an int kernel parameter, `name=V` (repeatable)")
@@ -149,7 +150,7 @@ again), and nestor opt --records FILE applies the best recorded decisions.
 				budget: *budget, limit: *limit, threads: *threads, seed: *seed, runs: *runs,
 				records: *records, out: dst, order: *order, quiet: *quiet, params: params, random: *random,
 				jobs: *jobs, dist: *distLocal, server: *server, slots: *slots, creds: *creds, prefix: *prefix,
-				check: check.Options{CC: os.Getenv("CC"), IncludePaths: src.include, Defines: src.define},
+				check: check.Options{CC: os.Getenv("CC"), CFlags: strings.Fields(*cflags), IncludePaths: src.include, Defines: src.define},
 			})
 		}
 	},
