@@ -1,0 +1,71 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestTuneCommand runs nestor tune as a user would: a small search with
+// records, the best file written, then the records summarized, plotted
+// and applied by opt --records.
+func TestTuneCommand(t *testing.T) {
+	needCC(t)
+	dir := t.TempDir()
+	rec := filepath.Join(dir, "r.jsonl")
+	out := filepath.Join(dir, "t.c")
+	k := "../../testdata/kernels/atax.c"
+	code, stdout, stderr := nestor(t, "tune", k, "-D", "MINI_DATASET", "--budget", "3", "--runs", "1", "--threads", "1", "--records", rec, "-o", out)
+	if code != 0 {
+		t.Fatalf("tune: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stdout, "after") || !strings.Contains(stdout, "wrote "+out) {
+		t.Errorf("tune's report lacks the search's outcome:\n%s", stdout)
+	}
+	data, err := os.ReadFile(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(data), "\n"); n < 1 || n > 3 {
+		t.Errorf("%d records for a budget of 3", n)
+	}
+	tuned, err := os.ReadFile(out)
+	if err != nil || !strings.Contains(string(tuned), "#pragma scop") {
+		t.Fatalf("tuned file: %v", err)
+	}
+	code, stdout, stderr = nestor(t, "tune", "--summary", rec)
+	if code != 0 || !strings.Contains(stdout, "0 wrong results") {
+		t.Errorf("tune --summary: exit %d\n%s%s", code, stdout, stderr)
+	}
+	svg := filepath.Join(dir, "conv.svg")
+	if code, _, stderr = nestor(t, "tune", "--plot", rec, "-o", svg); code != 0 {
+		t.Errorf("tune --plot: exit %d: %s", code, stderr)
+	} else if b, _ := os.ReadFile(svg); !strings.Contains(string(b), "<svg") {
+		t.Errorf("tune --plot wrote no SVG")
+	}
+	opt := filepath.Join(dir, "o.c")
+	if code, _, stderr = nestor(t, "opt", k, "-D", "MINI_DATASET", "--records", rec, "-o", opt); code != 0 {
+		t.Fatalf("opt --records: exit %d: %s", code, stderr)
+	}
+	if b, _ := os.ReadFile(opt); string(b) != string(tuned) {
+		t.Errorf("opt --records wrote another file than tune's best")
+	}
+}
+
+// TestTuneSpaceAndErrors checks --space and the usage errors.
+func TestTuneSpaceAndErrors(t *testing.T) {
+	code, stdout, stderr := nestor(t, "tune", "../../testdata/kernels/gemm.c", "--space")
+	if code != 0 || !strings.Contains(stdout, "smart.b1.tile") || !strings.Contains(stdout, "∨") {
+		t.Errorf("tune --space: exit %d\n%s%s", code, stdout, stderr)
+	}
+	for _, args := range [][]string{
+		{"tune", "../../testdata/kernels/gemm.c", "--budget", "0"},
+		{"tune", "--plot", "x.jsonl"},
+		{"tune", "-"},
+	} {
+		if code, _, stderr := nestor(t, args...); code != 2 {
+			t.Errorf("nestor %s: exit %d, want 2 (usage)\n%s", strings.Join(args, " "), code, stderr)
+		}
+	}
+}
