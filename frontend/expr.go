@@ -132,7 +132,7 @@ func (b *builder) ref(e cc.ExpressionNode, write bool) (int, []ir.Aff, bool) {
 		b.unsupported(e, "%s is not a variable", pe.Token.SrcStr())
 		return -1, nil, false
 	}
-	if write && len(subs) == 0 {
+	if write && len(subs) == 0 && !arrow { // p->re writes what p points to
 		switch {
 		case b.counters[d]:
 			b.unsupported(e, "assignment to loop counter %s", d.Name())

@@ -172,6 +172,14 @@ void f(int n, double (*restrict A)[n], double (*B)[8]) {
       A[i][j] = B[i][j];
 #pragma endscop
 }`, []string{"acc=w:A[i][j],B[i][j]"}},
+		{"a member written through a pointer parameter writes what it points to", `
+struct cpx { double re, im; };
+void f(int n, struct cpx x[n], struct cpx *s) {
+#pragma scop
+  for (int i = 0; i < n; i++)
+    s->re += x[i].im;
+#pragma endscop
+}`, []string{"acc=w:s[0][0],s[0][0],x[i][1] += L2:double"}},
 		{"a counter divided by its step in a subscript: the loop is counted by trips", `
 void f(int n, double A[n], double B[3 * n]) {
 #pragma scop
