@@ -2,6 +2,7 @@ package frontend
 
 import (
 	"fmt"
+	"slices"
 
 	"modernc.org/cc/v4"
 
@@ -227,7 +228,7 @@ func (b *builder) exactDiv(e *cc.MultiplicativeExpression, x ir.Aff, c int64) (i
 	for _, xs := range [][]int64{x.Iter, x.Param, x.Local} {
 		for _, v := range xs {
 			if v%c != 0 {
-				return ir.Aff{}, fmt.Sprintf(" (%s is not a multiple of %d: the quotient is not affine)", source(e.MultiplicativeExpression), c), false
+				return ir.Aff{}, fmt.Sprintf(" (%s is not a multiple of %d%s: the quotient is not affine)", source(e.MultiplicativeExpression), c, b.tripNote(e.MultiplicativeExpression, x)), false
 			}
 		}
 	}
@@ -242,6 +243,26 @@ func (b *builder) exactDiv(e *cc.MultiplicativeExpression, x ir.Aff, c int64) (i
 	}
 	q.Const = ir.FloorDiv(x.Const, c)
 	return q, "", true
+}
+
+// tripNote says, for a dividend that reads the counter of a loop counted
+// by its trips (normalize), what the dividend is over the trip number k:
+// ", as i = n + 3k, it is n + 3k".
+func (b *builder) tripNote(e cc.ExpressionNode, x ir.Aff) string {
+	names := ir.Names{Param: ir.ParamNames(b.prog), Iter: make([]string, len(b.loops))}
+	note := ""
+	for k, l := range b.loops {
+		names.Iter[k] = l.name
+		if l.value != nil && reads(e, l.decl) && note == "" {
+			names.Iter[k] = "k"
+			v := padAff(*l.value, len(b.loops), b.np, 0)
+			note = fmt.Sprintf(", as %s = %s over its loop's trips k", l.name, ir.FormatAff(v, names))
+		}
+	}
+	if _, d := ident(e); note == "" || d != nil || slices.ContainsFunc(x.Local, func(c int64) bool { return c != 0 }) {
+		return note // the counter alone, or a form with floor divisions
+	}
+	return note + fmt.Sprintf(", it is %s", ir.FormatAff(padAff(x, len(b.loops), b.np, 0), names))
 }
 
 // mod translates x % c for a constant c > 0 and x ≥ 0 wherever the

@@ -238,13 +238,20 @@ void f(int n, double A[n]) {
   A[i / 3 - 1] = 1;
 #pragma endscop
 }`, "test.c:7:5: not a static control part: non-affine subscript i / 3 - 1 (loop counter i used outside its loop: the value of i after its loop is not affine: its loop steps by 3 and is counted by trips (i is divided in a subscript))"},
+		{"a dividend over the trips of a loop, not a multiple of the divisor", `
+void f(int n, int m, double A[n]) {
+#pragma scop
+  for (int i = 0; i < 3 * n; i += 3)
+    A[(i + m) / 3] = 0;
+#pragma endscop
+}`, "test.c:5:7: not a static control part: non-affine subscript (i + m) / 3 ((i + m) is not a multiple of 3, as i = 3*k over its loop's trips k, it is 3*k + m: the quotient is not affine)"},
 		{"a first value whose parameter is not a multiple of the step", `
 void f(int n, int m, double A[n]) {
 #pragma scop
   for (int i = m; i < 3 * n; i += 3)
     A[i / 3] = 0;
 #pragma endscop
-}`, "test.c:5:7: not a static control part: non-affine subscript i / 3 (i is not a multiple of 3: the quotient is not affine)"},
+}`, "test.c:5:7: not a static control part: non-affine subscript i / 3 (i is not a multiple of 3, as i = 3*k + m over its loop's trips k: the quotient is not affine)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse("test.c", []byte(tc.src), Config{})
