@@ -32,19 +32,12 @@ func Describe(f *frontend.File, k int, opt Options, fusion sched.Fusion) (*Layou
 	if k < 0 || k >= len(f.Scops) {
 		return nil, fmt.Errorf("pipeline: no region %d (the file has %d)", k, len(f.Scops))
 	}
-	s := &region{Scop: new(frontend.Scop)}
-	*s.Scop = *f.Scops[k]
-	for _, p := range passes {
-		if p.name == "schedule" {
-			break
-		}
-		if err := p.fn(s, &opt); err != nil {
-			return nil, fmt.Errorf("%s: pass %s: %w", s.Pos, p.name, err)
-		}
+	s, err := runPasses(f.Scops[k], k, f.Src, &opt, "schedule")
+	if err != nil {
+		return nil, err
 	}
 	g := s.graph
 	if g == nil || g.Prog != s.Prog {
-		var err error
 		if g, err = deps.Analyze(s.Prog); err != nil {
 			return nil, err
 		}

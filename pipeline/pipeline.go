@@ -180,6 +180,11 @@ type region struct {
 	graph *deps.Graph
 	// dec are the region's fixed decisions (Options.Decide).
 	dec Decisions
+	// src is the file's text; tree is the loop AST (after pass build) and
+	// code the region's C text (after pass print).
+	src  []byte
+	tree *codegen.Block
+	code []byte
 	// What the schedule pass saw and decided (for Inspect): the program
 	// it scheduled, the schedule (nil when none was computed), and why
 	// the region keeps an original order ("" when it does not).
@@ -188,10 +193,13 @@ type region struct {
 	kept      string
 }
 
-// pass is one step on a region's program.
+// pass is one step on a region: a program pass rewrites its ir.Program
+// (ir.Check holds after it), a code pass (code set) builds, annotates or
+// prints its loop AST.
 type pass struct {
 	name string
 	fn   func(*region, *Options) error
+	code bool
 }
 
 // GCPercent is the garbage collector's setting (GOGC) the command line
@@ -210,6 +218,11 @@ var passes = []pass{
 	{name: "expand", fn: expandPass},
 	{name: "schedule", fn: schedule},
 	{name: "rfactor", fn: factor},
+	{name: "build", fn: buildPass, code: true},
+	{name: "parallel", fn: parallelPass, code: true},
+	{name: "jam", fn: jamPass, code: true},
+	{name: "reductions", fn: reductionsPass, code: true},
+	{name: "print", fn: printPass, code: true},
 }
 
 // order lists the ordering constraints between passes and why they hold; a
@@ -219,6 +232,12 @@ var order = []struct{ before, after, why string }{
 	{"reroll", "expand", "expansion looks for temporaries assigned first in every iteration of a loop, and a hand-unrolled body hides the loop"},
 	{"expand", "schedule", "an expanded temporary no longer ties the iterations of its loop: the scheduler may then run them in parallel or move the loop inside"},
 	{"schedule", "rfactor", "rfactor factors the loops of the final schedule, and only those it leaves sequential"},
+	{"rfactor", "build", "code is built from the final program: every program pass comes first"},
+	{"build", "parallel", "OpenMP and SIMD marks annotate the loop AST"},
+	{"parallel", "jam", "unroll-and-jam keeps the marks of the loops it leaves and jams only point loops inside the parallel one"},
+	{"jam", "reductions", "a loop jammed into its neighbours is no longer the reduction's loop: reductions are marked on the final loops"},
+	{"parallel", "reductions", "a reduction inside an OpenMP loop stays as it is"},
+	{"reductions", "print", "printing comes last"},
 }
 
 // Optimize runs the passes on every region of f and returns the file with
@@ -227,37 +246,46 @@ func Optimize(f *frontend.File, opt Options) ([]byte, error) {
 	var out bytes.Buffer
 	last := 0
 	for k, orig := range f.Scops {
-		s, err := runPasses(orig, k, &opt)
+		s, err := runPasses(orig, k, f.Src, &opt, "")
 		if err != nil {
 			return nil, err
 		}
-		code, err := generate(s, f.Src, &opt)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", s.Pos, err)
-		}
 		out.Write(f.Src[last:s.Start])
-		out.Write(code)
+		out.Write(s.code)
 		last = s.End
 	}
 	out.Write(f.Src[last:])
 	return out.Bytes(), nil
 }
 
-// runPasses runs the passes on the k-th region orig of a file.
-func runPasses(orig *frontend.Scop, k int, opt *Options) (*region, error) {
-	s := &region{Scop: new(frontend.Scop), dec: opt.decisions(k)}
+// runPasses runs the passes on the k-th region orig of a file whose text
+// is src, up to the pass called until (excluded; "" runs them all).
+func runPasses(orig *frontend.Scop, k int, src []byte, opt *Options, until string) (*region, error) {
+	s := &region{Scop: new(frontend.Scop), dec: opt.decisions(k), src: src}
 	*s.Scop = *orig // passes replace s.Prog; the caller's file stays as parsed
+	return s, s.run(opt, until)
+}
+
+// run runs the passes on s from its first code-free state, up to the pass
+// called until (excluded; "" runs them all).
+func (s *region) run(opt *Options, until string) error {
 	for _, p := range passes {
-		if err := p.fn(s, opt); err != nil {
-			return nil, fmt.Errorf("%s: pass %s: %w", s.Pos, p.name, err)
+		if p.name == until {
+			break
 		}
-		if opt.Check {
+		if err := p.fn(s, opt); err != nil {
+			if p.code {
+				return fmt.Errorf("%s: %w", s.Pos, err)
+			}
+			return fmt.Errorf("%s: pass %s: %w", s.Pos, p.name, err)
+		}
+		if opt.Check && !p.code {
 			if err := ir.Check(s.Prog); err != nil {
-				return nil, fmt.Errorf("%s: after pass %s: %w", s.Pos, p.name, err)
+				return fmt.Errorf("%s: after pass %s: %w", s.Pos, p.name, err)
 			}
 		}
 	}
-	return s, nil
+	return nil
 }
 
 // View is what the passes made of one region: what nestor sched prints,
@@ -284,7 +312,7 @@ type View struct {
 func Inspect(f *frontend.File, opt Options) ([]View, error) {
 	var out []View
 	for k, orig := range f.Scops {
-		s, err := runPasses(orig, k, &opt)
+		s, err := runPasses(orig, k, f.Src, &opt, "build")
 		if err != nil {
 			return nil, err
 		}
@@ -297,46 +325,75 @@ func Inspect(f *frontend.File, opt Options) ([]View, error) {
 // order: whole lines, each indented like the first line of the region's
 // body.
 func Generate(s *frontend.Scop, src []byte) ([]byte, error) {
-	return generate(&region{Scop: s}, src, &Options{})
-}
-
-// generate prints region s; with opt.Parallel, the outermost parallel
-// loop of each nest becomes an OpenMP loop and parallel innermost loops
-// SIMD loops; with opt.UnrollJam, register tiles are jammed.
-func generate(s *region, src []byte, opt *Options) ([]byte, error) {
-	tree, err := codegen.Build(s.Prog)
-	if err != nil {
-		return nil, err
-	}
-	if s.dec.Parallel.Or(opt.Parallel) && s.loops != nil {
-		codegen.MarkParallel(tree, func(level int, stmts []int) bool { return s.loops[level].ParallelFor(stmts) })
-	}
-	if opt.UnrollJam && s.loops != nil {
-		rows, cols := opt.machine().RegisterTile()
-		if opt.RegisterTile[0] > 0 && opt.RegisterTile[1] > 0 {
-			rows, cols = opt.RegisterTile[0], opt.RegisterTile[1]
-		}
-		if s.dec.Jam[0] > 0 && s.dec.Jam[1] > 0 {
-			rows, cols = s.dec.Jam[0], s.dec.Jam[1]
-		}
-		codegen.UnrollJam(s.Prog, tree, codegen.JamOptions{Rows: rows, Cols: cols,
-			Band: func(level int) (int, bool) { return s.loops[level].Band, !s.loops[level].Tile }})
-	}
-	if len(s.reductions) > 0 {
-		// After the OpenMP loops are marked (a reduction inside one stays
-		// as it is) and the register tiles jammed (a jammed loop is no
-		// longer the reduction's loop).
-		for k, n := range codegen.MarkReductions(tree, s.reductions) {
-			if n == 0 {
-				opt.note(s.Scop, "reduction at %s stays sequential: its loop was transformed", s.Prog.Stmts[s.reductions[k].Stmts[0]].Pos)
+	r := &region{Scop: s, src: src}
+	for _, p := range passes {
+		if p.code {
+			if err := p.fn(r, &Options{}); err != nil {
+				return nil, err
 			}
 		}
 	}
-	var b bytes.Buffer
-	if err := codegen.PrintCWith(&b, s.Prog, tree, bodyIndent(s.Scop, src), codegen.PrintOptions{Share: opt.Share}); err != nil {
-		return nil, err
+	return r.code, nil
+}
+
+// buildPass builds the loop AST of the region's program (codegen.Build).
+func buildPass(s *region, opt *Options) error {
+	var err error
+	s.tree, err = codegen.Build(s.Prog)
+	return err
+}
+
+// parallelPass marks the outermost parallel loop of each nest as an
+// OpenMP loop and parallel innermost loops as SIMD loops (Options.Parallel).
+func parallelPass(s *region, opt *Options) error {
+	if s.dec.Parallel.Or(opt.Parallel) && s.loops != nil {
+		codegen.MarkParallel(s.tree, func(level int, stmts []int) bool { return s.loops[level].ParallelFor(stmts) })
 	}
-	return b.Bytes(), nil
+	return nil
+}
+
+// jamPass unrolls and jams register tiles (Options.UnrollJam), after the
+// OpenMP loops are marked.
+func jamPass(s *region, opt *Options) error {
+	if !opt.UnrollJam || s.loops == nil {
+		return nil
+	}
+	rows, cols := opt.machine().RegisterTile()
+	if opt.RegisterTile[0] > 0 && opt.RegisterTile[1] > 0 {
+		rows, cols = opt.RegisterTile[0], opt.RegisterTile[1]
+	}
+	if s.dec.Jam[0] > 0 && s.dec.Jam[1] > 0 {
+		rows, cols = s.dec.Jam[0], s.dec.Jam[1]
+	}
+	codegen.UnrollJam(s.Prog, s.tree, codegen.JamOptions{Rows: rows, Cols: cols,
+		Band: func(level int) (int, bool) { return s.loops[level].Band, !s.loops[level].Tile }})
+	return nil
+}
+
+// reductionsPass marks the loops the rfactor pass factored, after the
+// OpenMP loops are marked (a reduction inside one stays as it is) and the
+// register tiles jammed (a jammed loop is no longer the reduction's loop).
+func reductionsPass(s *region, opt *Options) error {
+	if len(s.reductions) == 0 {
+		return nil
+	}
+	for k, n := range codegen.MarkReductions(s.tree, s.reductions) {
+		if n == 0 {
+			opt.note(s.Scop, "reduction at %s stays sequential: its loop was transformed", s.Prog.Stmts[s.reductions[k].Stmts[0]].Pos)
+		}
+	}
+	return nil
+}
+
+// printPass prints the loop AST as the region's C text: whole lines, each
+// indented like the first line of the region's body.
+func printPass(s *region, opt *Options) error {
+	var b bytes.Buffer
+	if err := codegen.PrintCWith(&b, s.Prog, s.tree, bodyIndent(s.Scop, s.src), codegen.PrintOptions{Share: opt.Share}); err != nil {
+		return err
+	}
+	s.code = b.Bytes()
+	return nil
 }
 
 // bodyIndent returns the leading white space of the first non-blank line
