@@ -387,8 +387,9 @@ func (l *laneEval) eval(e *Expr, i int, vars map[string]Value) ([]Value, []bool,
 	if e.Op >= numOps || len(e.Args) != e.Op.Arity() {
 		return nil, nil, fmt.Errorf("assoc: malformed %v node with %d operands", e.Op, len(e.Args))
 	}
-	args := make([][]Value, len(e.Args))
-	bads := make([][]bool, len(e.Args))
+	var argv [3][]Value // at most 3 operands (select)
+	var badv [3][]bool
+	args, bads := argv[:len(e.Args)], badv[:len(e.Args)]
 	for k, a := range e.Args {
 		v, bad, err := l.eval(a, i, vars)
 		if err != nil {
