@@ -103,6 +103,8 @@ type Searcher struct {
 	done map[string]*Record // by code hash
 	res  *Result
 	best float64 // seconds
+	// reference is the machine kind whose times the search compares.
+	reference string
 }
 
 // NewSearcher prepares a search of r's space, evaluating with e on
@@ -422,7 +424,12 @@ func (s *Searcher) measure(ctx context.Context, batch []*pending) error {
 
 // note updates the best time with rec and reports progress.
 func (s *Searcher) note(rec *Record) {
-	if rec.Error == "" && rec.Time > 0 && rec.Time < s.best {
+	// Times compare only between measures of one kind of machine: the
+	// kind of the first measure (the default policy's, normally).
+	if rec.Error == "" && rec.Time > 0 && s.reference == "" {
+		s.reference = rec.Machine
+	}
+	if rec.Error == "" && rec.Time > 0 && rec.Machine == s.reference && rec.Time < s.best {
 		s.best = rec.Time
 		s.res.Best = rec
 	}
