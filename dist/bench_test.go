@@ -77,6 +77,10 @@ int main(int argc, char **argv) {
 // "direct" evaluates them one after another without the queue.
 //
 //	go test -run '^$' -bench CBench -benchtime 24x ./dist
+//
+// Run it several times rather than with -count: -count repeats each
+// sub-benchmark in a row, so a change of the machine's load between them
+// shows as a difference between worker counts.
 func BenchmarkCBench(b *testing.B) {
 	task := func(i int) Task {
 		p, _ := json.Marshal(CBenchTask{
@@ -117,6 +121,7 @@ func BenchmarkCBench(b *testing.B) {
 					b.Fatal(r.Err)
 				}
 			}
+			b.StopTimer() // Close waits for the workers' pending pulls
 			report(b, start, cpu0)
 		})
 	}
