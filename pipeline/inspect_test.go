@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"nestor/frontend"
+	"nestor/sched"
 )
 
 // TestInspectIsOpt checks that Inspect shows what Optimize writes: for
@@ -84,6 +85,37 @@ func TestSameInputSameOutput(t *testing.T) {
 		}
 		if name == "gemm" && bytes.Equal(outs[0], outs[1]) {
 			t.Errorf("gemm: the tiny budget changed nothing: it no longer tests a scheduler that stops")
+		}
+	}
+}
+
+// TestUnrollAndSIMDDecisions: Decisions.SIMD No drops the omp simd marks
+// and Decisions.Unroll puts an unroll hint on the innermost loops without
+// an OpenMP mark (a pragma between omp simd and its loop is an error).
+func TestUnrollAndSIMDDecisions(t *testing.T) {
+	f, err := frontend.ParseFile("../testdata/kernels/bicg.c", frontend.Config{Defines: []string{"SMALL_DATASET"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := DefaultOptions()
+	base, err := Optimize(f, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(base, []byte("omp simd")) {
+		t.Fatal("bicg's default code has no omp simd loop: the test needs one")
+	}
+	opt.Decide = []Decisions{{SIMD: sched.No, Unroll: 4}}
+	out, err := Optimize(f, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(out, []byte("omp simd")) || !bytes.Contains(out, []byte("#pragma GCC unroll 4\n")) {
+		t.Errorf("SIMD No, Unroll 4:\n%s", out)
+	}
+	for _, line := range bytes.Split(out, []byte("\n")) {
+		if bytes.Contains(line, []byte("GCC unroll")) && bytes.Contains(line, []byte("omp")) {
+			t.Errorf("an unroll hint beside an OpenMP mark: %s", line)
 		}
 	}
 }

@@ -118,6 +118,12 @@ type Decisions struct {
 	Jam [2]int64
 	// Rfactor factors the reductions the schedule leaves sequential.
 	Rfactor sched.Tristate
+	// SIMD keeps (Yes, the rule) or drops (No) the "omp simd" marks of
+	// parallel innermost loops: the compiler's own vectorizer decides then.
+	SIMD sched.Tristate
+	// Unroll, above 1, asks the compiler to unroll every innermost loop
+	// that has no OpenMP mark by that factor (#pragma GCC unroll).
+	Unroll int64
 }
 
 // Order is Decisions.Order.
@@ -221,6 +227,7 @@ var passes = []pass{
 	{name: "build", fn: buildPass, code: true},
 	{name: "parallel", fn: parallelPass, code: true},
 	{name: "jam", fn: jamPass, code: true},
+	{name: "unroll", fn: unrollPass, code: true},
 	{name: "reductions", fn: reductionsPass, code: true},
 	{name: "print", fn: printPass, code: true},
 }
@@ -235,6 +242,8 @@ var order = []struct{ before, after, why string }{
 	{"rfactor", "build", "code is built from the final program: every program pass comes first"},
 	{"build", "parallel", "OpenMP and SIMD marks annotate the loop AST"},
 	{"parallel", "jam", "unroll-and-jam keeps the marks of the loops it leaves and jams only point loops inside the parallel one"},
+	{"jam", "unroll", "the unroll hints go on the innermost loops jamming leaves"},
+	{"parallel", "unroll", "an unroll hint goes only where no OpenMP mark is (a pragma between omp simd and its loop is an error)"},
 	{"jam", "reductions", "a loop jammed into its neighbours is no longer the reduction's loop: reductions are marked on the final loops"},
 	{"parallel", "reductions", "a reduction inside an OpenMP loop stays as it is"},
 	{"reductions", "print", "printing comes last"},
@@ -368,6 +377,53 @@ func jamPass(s *region, opt *Options) error {
 	codegen.UnrollJam(s.Prog, s.tree, codegen.JamOptions{Rows: rows, Cols: cols,
 		Band: func(level int) (int, bool) { return s.loops[level].Band, !s.loops[level].Tile }})
 	return nil
+}
+
+// unrollPass applies Decisions.SIMD and Decisions.Unroll to the loop AST.
+func unrollPass(s *region, opt *Options) error {
+	if s.dec.SIMD != sched.No && s.dec.Unroll <= 1 {
+		return nil
+	}
+	var walk func(ns []codegen.Node)
+	walk = func(ns []codegen.Node) {
+		for _, n := range ns {
+			switch n := n.(type) {
+			case *codegen.Block:
+				walk(n.Body)
+			case *codegen.If:
+				walk(n.Body)
+			case *codegen.Loop:
+				if s.dec.SIMD == sched.No {
+					n.Pragmas = slices.DeleteFunc(n.Pragmas, func(p string) bool { return p == "omp simd" })
+				}
+				if !hasLoop(n.Body) && s.dec.Unroll > 1 && len(n.Pragmas) == 0 && n.Reduction == nil {
+					n.Pragmas = append(n.Pragmas, fmt.Sprintf("GCC unroll %d", s.dec.Unroll))
+				}
+				walk(n.Body)
+			}
+		}
+	}
+	walk(s.tree.Body)
+	return nil
+}
+
+// hasLoop reports whether ns holds a loop, at any depth.
+func hasLoop(ns []codegen.Node) bool {
+	for _, n := range ns {
+		switch n := n.(type) {
+		case *codegen.Loop:
+			return true
+		case *codegen.Block:
+			if hasLoop(n.Body) {
+				return true
+			}
+		case *codegen.If:
+			if hasLoop(n.Body) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // reductionsPass marks the loops the rfactor pass factored, after the

@@ -33,7 +33,7 @@ type Region struct {
 	// gives a program of its own), with the choices of their bands.
 	variants []*variant
 	// The region-wide choices (-1: absent).
-	order, fusion, parallel, jam, rfactor int
+	order, fusion, parallel, jam, rfactor, simd, unroll int
 }
 
 // variant is one fusion policy's schedule and the choices of its bands.
@@ -56,7 +56,7 @@ type bandChoices struct {
 // NewRegion builds the decision space of region k of f for the options
 // opt (normally pipeline.DefaultOptions()).
 func NewRegion(f *frontend.File, k int, opt pipeline.Options) (*Region, error) {
-	r := &Region{File: f, Index: k, Opt: opt, Space: &Space{}, order: -1, fusion: -1, parallel: -1, jam: -1, rfactor: -1}
+	r := &Region{File: f, Index: k, Opt: opt, Space: &Space{}, order: -1, fusion: -1, parallel: -1, jam: -1, rfactor: -1, simd: -1, unroll: -1}
 	opt.Notes = nil
 	var seen [][]byte
 	for _, fu := range fusions {
@@ -163,6 +163,11 @@ func (r *Region) build() {
 		r.jam = sp.add(Choice{Name: "jam", Values: names, Default: def})
 		r.relevantIff(r.jam, Lit{r.order, sched})
 	}
+	if r.parallel >= 0 {
+		r.simd = sp.add(Choice{Name: "simd", Values: []string{"-", "yes", "no"}, Default: 1})
+		r.relevantIff(r.simd, Lit{r.parallel, sp.set(r.parallel, "yes")})
+	}
+	r.unroll = sp.add(Choice{Name: "unroll", Values: []string{"1", "2", "4", "8"}, Default: 0})
 	if r.parallel >= 0 && r.Opt.Rfactor {
 		r.rfactor = sp.add(Choice{Name: "rfactor", Values: []string{"-", "yes", "no"}, Default: 1})
 		r.relevantIff(r.rfactor, Lit{r.parallel, sp.set(r.parallel, "yes")})
@@ -273,6 +278,12 @@ func (r *Region) Decisions(d *Domains) pipeline.Decisions {
 	}
 	dec.Parallel = tristate(d, r.parallel)
 	dec.Rfactor = tristate(d, r.rfactor)
+	dec.SIMD = tristate(d, r.simd)
+	if r.unroll >= 0 {
+		if u, err := strconv.ParseInt(d.Value(r.unroll), 10, 64); err == nil {
+			dec.Unroll = u
+		}
+	}
 	if r.jam >= 0 {
 		if s := d.Value(r.jam); s != "" && s != "-" {
 			var rows, cols int64

@@ -53,7 +53,7 @@ type Options struct {
 // DefaultOrder decides the most discriminating choices first (Telamon's
 // observation): the loop order and schedule, parallelism, tiling, the
 // order of loops in bands, then sizes, register tiles and reductions.
-var DefaultOrder = []string{"order", "fusion", "parallel", ".tile", "<", "wavefront", ".size", "jam", "rfactor"}
+var DefaultOrder = []string{"order", "fusion", "parallel", ".tile", "<", "wavefront", ".size", "jam", "simd", "unroll", "rfactor"}
 
 // Progress reports a running search.
 type Progress struct {
