@@ -234,7 +234,9 @@ func (r *Remote) Eval(ctx context.Context, name, base string, src []byte) Measur
 	if err != nil {
 		return Measure{Err: err.Error()}
 	}
-	id := r.Run + "-" + name
+	// The task is named by its code, not by the evaluation's number: a
+	// resumed run that draws the same candidate meets its task again.
+	id := r.Run + "-" + hashCode(src)
 	ch := make(chan dist.Result, 1)
 	r.mu.Lock()
 	if res, ok := r.early[id]; ok {

@@ -65,6 +65,11 @@ again), and nestor opt --records FILE applies the best recorded decisions.
 		slots := fs.Int("slots", -1, "local worker slots with --dist or --server (default: one per CPU with --dist, none with --server)")
 		creds := fs.String("creds", "", "NATS credentials `file` for --server")
 		prefix := fs.String("prefix", "nestor.tune", "subject `prefix` of the work queue (workers must use the same)")
+		resume := fs.Bool("resume", false, "with --dist or --server, continue the queue of an interrupted run (its tasks still queued, its results stored); needs --records, whose candidates are not measured again either way")
+		var tlsFiles dist.TLSFiles
+		fs.StringVar(&tlsFiles.CA, "tls-ca", "", "CA certificate `file` that signs the --server's certificate")
+		fs.StringVar(&tlsFiles.Cert, "tls-cert", "", "client certificate `file` for --server")
+		fs.StringVar(&tlsFiles.Key, "tls-key", "", "client key `file` for --server")
 		cflags := fs.String("cflags", "", "extra compiler `flags` for the original and every candidate, after "+strings.Join(check.DefaultCFlags, " "))
 		random := fs.Bool("random", false, "evaluate uniformly drawn candidates without pruning (a sample of the space: checks the bound's soundness and the candidates' correctness)")
 		params := paramFlag{}
@@ -97,6 +102,9 @@ again), and nestor opt --records FILE applies the best recorded decisions.
 					return usageError{"--plot needs -o OUT.svg"}
 				}
 				return plotRecords(*plotIn, *outPath)
+			}
+			if *resume && (*records == "" || !*distLocal && *server == "") {
+				return usageError{"--resume continues a work queue: it needs --records and --dist or --server"}
 			}
 			if *budget < 1 {
 				return usageError{fmt.Sprintf("--budget %d: want at least 1 evaluation", *budget)}
@@ -150,6 +158,7 @@ again), and nestor opt --records FILE applies the best recorded decisions.
 				budget: *budget, limit: *limit, threads: *threads, seed: *seed, runs: *runs,
 				records: *records, out: dst, order: *order, quiet: *quiet, params: params, random: *random,
 				jobs: *jobs, dist: *distLocal, server: *server, slots: *slots, creds: *creds, prefix: *prefix,
+				resume: *resume, tls: tlsFiles,
 				check: check.Options{CC: os.Getenv("CC"), CFlags: strings.Fields(*cflags), IncludePaths: src.include, Defines: src.define},
 			})
 		}
@@ -165,8 +174,9 @@ type tuneConfig struct {
 	records, out, order   string
 	quiet, random         bool
 	jobs, slots           int
-	dist                  bool
+	dist, resume          bool
 	server, creds, prefix string
+	tls                   dist.TLSFiles
 	params                paramFlag
 	check                 check.Options
 }
@@ -222,8 +232,14 @@ func runTune(ctx context.Context, out io.Writer, f *frontend.File, scop *fronten
 		} else if slots == 0 {
 			slots = -1
 		}
-		c, err := dist.Start(ctx, dist.Options{Server: cfg.server, Creds: cfg.creds, Prefix: cfg.prefix, LocalSlots: slots, Machine: m.Fingerprint,
-			Log: func(format string, args ...any) { fmt.Fprintf(progress, "tune: "+format+"\n", args...) }})
+		do := dist.Options{Server: cfg.server, Creds: cfg.creds, TLS: cfg.tls, Prefix: cfg.prefix, LocalSlots: slots, Machine: m.Fingerprint, Resume: cfg.resume,
+			Log: func(format string, args ...any) { fmt.Fprintf(progress, "tune: "+format+"\n", args...) }}
+		if cfg.server == "" && cfg.records != "" {
+			// The embedded server keeps its queue beside the records, for
+			// --resume after an interruption.
+			do.StoreDir = cfg.records + ".queue"
+		}
+		c, err := dist.Start(ctx, do)
 		if err != nil {
 			return err
 		}
