@@ -49,7 +49,8 @@ type analysis struct {
 	tree      []bool  // every post-dominator child is an operand used once
 	shape     []int32 // Nodes: the shape of a tree cone (see shapes), or -1
 	nShapes   int
-	byKey     map[int32][]int32 // the nodes of each key (keyGroup)
+	byKey     map[int32][]int32    // the nodes of each key (keyGroup)
+	byOpKey   map[[2]int32][]int32 // the nodes of each key and operand key (operandGroup)
 }
 
 // maxShapes bounds the distinct shapes the table memoizes pairs of (the

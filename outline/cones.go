@@ -215,6 +215,9 @@ func (a *analysis) coneChoice(opt Options, best int64, rep *Report, work *int64,
 	// grown (grow): up to maxGrowTries such sets are verified, while
 	// their estimate is at least a quarter of the best.
 	tries := 0
+	// grow's work per call is bounded in proportion to the function
+	// (sets are grown best first).
+	growWork, growBudget := int64(0), int64(growPerNode)*int64(len(a.nodes))
 	for _, c := range cands {
 		if c.est <= best {
 			if batch || c.est*4 < best || tries >= maxGrowTries {
@@ -230,8 +233,10 @@ func (a *analysis) coneChoice(opt Options, best int64, rep *Report, work *int64,
 			continue
 		}
 		rep.Verified++
-		if m.Size >= int(minK) {
+		if m.Size >= int(minK) && growWork < growBudget {
+			w0 := *work
 			m = a.grow(m, opt.Objective, st, takenRoot, work)
+			growWork += *work - w0
 		}
 		if s := m.Saved(opt.Objective); m.Size >= int(minK) && s > best {
 			found = append(found, scored{m, s})
@@ -356,12 +361,22 @@ func (a *analysis) grow(m *Match, obj Objective, st *stepper, taken map[int32]bo
 		in[a.index[x.Root]] = true
 		roots = append(roots, a.index[x.Root])
 	}
+	// The nodes to scan: those with the root's key and, at an operand
+	// position that is an operation of the pattern, an operand with
+	// that operation's key (the smallest such list).
 	group := a.keyGroup(a.key[ref])
+	pat := m.Pattern
+	for p, c := range pat.Nodes[pat.Root()].Args {
+		if pc := &pat.Nodes[c]; !pc.Hole() && pc.Op != "literal" {
+			if g := a.operandGroup(a.key[ref], a.key[a.opAt(ref, p, false)]); len(g) < len(group) {
+				group = g
+			}
+		}
+	}
 	if len(group) > maxGrowScan {
 		return m
 	}
 	*work += int64(len(group))
-	pat := m.Pattern
 	added := 0
 	for _, y := range group {
 		if in[y] || taken[y] || a.uses[y] == 0 || !a.fits(pat, pat.Root(), ref, y, growDepth) {
@@ -392,6 +407,9 @@ const (
 	// maxGrowAdd the roots it adds.
 	maxGrowScan = 1 << 16
 	maxGrowAdd  = 4096
+	// growPerNode bounds grow's work per coneChoice: growPerNode units
+	// per node of the function.
+	growPerNode = 8
 	// maxGrowTries bounds the sets verified per iteration, outside
 	// batches, whose estimate does not beat the best so far.
 	maxGrowTries = 16
@@ -409,6 +427,27 @@ func (a *analysis) keyGroup(k int32) []int32 {
 		}
 	}
 	return a.byKey[k]
+}
+
+// operandGroup lists the nodes with key k that have an operand with key
+// ko, in order (built once for all pairs of keys).
+func (a *analysis) operandGroup(k, ko int32) []int32 {
+	if a.byOpKey == nil {
+		a.byOpKey = map[[2]int32][]int32{}
+		for x, kx := range a.key {
+			if kx < 0 {
+				continue
+			}
+			ops := a.ops(int32(x))
+			for i, o := range ops {
+				if a.key[o] >= 0 && (i == 0 || a.key[ops[i-1]] != a.key[o]) {
+					pair := [2]int32{kx, a.key[o]}
+					a.byOpKey[pair] = append(a.byOpKey[pair], int32(x))
+				}
+			}
+		}
+	}
+	return a.byOpKey[[2]int32{k, ko}]
 }
 
 // fits reports whether node y matches pattern node q, which node r of the

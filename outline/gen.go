@@ -135,7 +135,7 @@ func ARX(rounds int) *Package {
 // Copies instances of a random motif of Size operations (a DAG over
 // three inputs whose root alone is used outside it), placed at random
 // among random other operations so that the function has about Nodes
-// nodes. With FanOut, some motif node feeds two later motif nodes; with
+// nodes; the values nothing reads form the returned tuple. With FanOut, some motif node feeds two later motif nodes; with
 // Mutated, as many decoy copies again differ from the motif in one
 // operation.
 type PlantSpec struct {
@@ -277,17 +277,18 @@ func plant(s PlantSpec) (*Package, int64, [][]int, [][]int) {
 			unused[n] = true
 		}
 	}
-	// Every value that nothing reads feeds the result.
-	var acc *Node
+	// Every value that nothing reads is an element of the result (a
+	// tuple: a chain of xors would itself be a repeated pattern, which
+	// absorbs the copies' roots).
+	var outs []*Node
+	var types []Type
 	for _, n := range pool {
 		if unused[n] {
-			if acc == nil {
-				acc = n
-			} else {
-				acc = b.op("xor", u32, acc, n)
-			}
+			outs = append(outs, n)
+			types = append(types, n.Type)
 		}
 	}
+	acc := b.op("tuple", TupleType(types...), outs...)
 	f := b.ret(acc)
 	return &Package{Name: "planted", Funcs: []*Function{f}, Top: f.Name}, int64(s.Copies-1) * int64(s.Size), copies, decoys
 }

@@ -256,6 +256,11 @@ func outlineRound(p *Package, f *Function, opt Options, rep *Report) error {
 			m, batch = mc[0], mc
 			rep.ConeFuncs += len(mc)
 		}
+		var saved []int64 // under Area, the saving of each set of batch
+		if obj == Area && m != nil {
+			batch, saved, bodies = areaReuse(p, batch)
+			m = batch[0]
+		}
 		if m == nil {
 			if bs == nil {
 				// Single-output patterns no longer pay: bundle
@@ -305,16 +310,19 @@ func outlineRound(p *Package, f *Function, opt Options, rep *Report) error {
 				Area: m.Area, Params: len(m.Pattern.Params), MuxBits: m.MuxBits, Saved: m.Saved(obj),
 				Reused: reused[i],
 			})
+			if saved != nil {
+				rep.Funcs[len(rep.Funcs)-1].Saved = saved[i]
+			}
 		}
 		seeds = append(canonicalize(f), invokes...)
 		if !useTable {
 			// Large functions: a batch that saves too little of the cost
 			// for another pass over the function ends the pass.
-			var saved int64
-			for _, m := range batch {
-				saved += m.Saved(obj)
+			var total int64
+			for i := range batch {
+				total += rep.Funcs[len(rep.Funcs)-len(batch)+i].Saved
 			}
-			if saved*minBatchGain < Cost(p, obj) {
+			if total*minBatchGain < Cost(p, obj) {
 				rep.Diminished = true
 				break
 			}
@@ -706,6 +714,79 @@ func patternFunc(m *Match, name string, next func() int) (*Function, error) {
 	g.Ret = made[m.Pattern.Root()]
 	Canonicalize(g)
 	return g, nil
+}
+
+// areaReuse prepares a batch under Area, where outlined functions with
+// one body are one piece of hardware built twice: a set whose pattern
+// is the body of a function outlined before invokes that one whenever
+// that still saves area (reuseSaving: its instances go, but the
+// function's multiplexers may widen), even where a function of its own
+// would save more; only where reuse saves nothing does it get its own
+// function, with the same body. Of the sets of a batch with one pattern only the first is
+// kept (the next iteration weighs the others against it). It returns the
+// sets kept, the saving of each, and the bodies apply reuses.
+func areaReuse(p *Package, batch []*Match) ([]*Match, []int64, map[string]string) {
+	bodies := outlinedBodies(p)
+	reuse := map[string]string{}
+	seen := map[string]bool{}
+	var kept []*Match
+	var saved []int64
+	id := 0
+	for _, m := range batch {
+		s := m.Saved(Area)
+		if g, err := patternFunc(m, "body", func() int { id++; return id }); err == nil {
+			sig := bodyText(g)
+			if seen[sig] {
+				continue
+			}
+			seen[sig] = true
+			if name, ok := bodies[sig]; ok {
+				if r := reuseSaving(p, name, m); r > 0 {
+					reuse[sig], s = name, r
+				}
+			}
+		}
+		kept = append(kept, m)
+		saved = append(saved, s)
+	}
+	return kept, saved, reuse
+}
+
+// reuseSaving is what invoking function name (outlined before, with
+// m's pattern as its body) from m's instances saves under Area: the
+// instances' area, less the multiplexer bits the function's inputs need
+// beyond those they needed (Cost: per call beyond the first, the width
+// of each parameter whose arguments are not all one node).
+func reuseSaving(p *Package, name string, m *Match) int64 {
+	g := p.Func(name)
+	var calls [][]*Node
+	for _, f := range p.Funcs {
+		for _, n := range f.Nodes {
+			if n.Op == "invoke" && calleeName(n) == name {
+				calls = append(calls, n.Operands)
+			}
+		}
+	}
+	mux := func(calls [][]*Node) int64 {
+		if len(calls) < 2 {
+			return 0
+		}
+		var bits int64
+		for i, prm := range g.Params {
+			for _, c := range calls[1:] {
+				if i < len(c) && i < len(calls[0]) && c[i] != calls[0][i] {
+					bits += int64(prm.Type.FlatBits())
+					break
+				}
+			}
+		}
+		return int64(len(calls)-1) * bits
+	}
+	before := mux(calls)
+	for _, in := range m.Instances {
+		calls = append(calls, in.Args)
+	}
+	return int64(len(m.Instances))*m.Area - (mux(calls) - before)
 }
 
 // bodyText writes f's parameters' types and its nodes (operation, type,

@@ -207,42 +207,52 @@ func TestPlantedLarge(t *testing.T) {
 
 // TestOutlineReuse: two functions of a package repeat one pattern; the
 // second function's instances invoke the function outlined for the first
-// (issue 18: no two outlined functions with one body), under Nodes.
+// (issue 18: no two outlined functions with one body), under Nodes and
+// under Area (where the reuse must still save area: areaReuse); the
+// results are checked by checkOutline's invariants for the second
+// function.
 func TestOutlineReuse(t *testing.T) {
-	p := &Package{Name: "p"}
-	for _, name := range []string{"f", "g"} {
-		b := newBuilder(name)
-		x, y, z := b.param("x", u8), b.param("y", u8), b.param("z", u8)
-		acc := x
-		for range 4 {
-			m := b.op("umul", u8, acc, y)
-			acc = b.op("xor", u8, b.op("sub", u8, m, z), x)
-		}
-		p.Funcs = append(p.Funcs, b.ret(acc))
-	}
-	var reused int
-	for _, name := range []string{"f", "g"} {
-		rep, err := Outline(p, name, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, o := range rep.Funcs {
-			if o.Reused {
-				reused++
+	for _, obj := range []Objective{Nodes, Area} {
+		t.Run(obj.String(), func(t *testing.T) {
+			p := &Package{Name: "p"}
+			for _, name := range []string{"f", "g"} {
+				b := newBuilder(name)
+				x, y, z := b.param("x", u8), b.param("y", u8), b.param("z", u8)
+				acc := x
+				for range 4 {
+					m := b.op("umul", u8, acc, y)
+					acc = b.op("xor", u8, b.op("sub", u8, m, z), x)
+				}
+				p.Funcs = append(p.Funcs, b.ret(acc))
 			}
-		}
-	}
-	bodies := map[string]string{}
-	for _, f := range p.Funcs {
-		if f.Outlined {
-			if prev, ok := bodies[bodyText(f)]; ok {
-				t.Errorf("functions %s and %s have one body", prev, f.Name)
+			var reused int
+			for i, name := range []string{"f", "g"} {
+				if i == 1 {
+					checkOutline(t, p, name, Options{Objective: obj})
+				}
+				rep, err := Outline(p, name, Options{Objective: obj})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, o := range rep.Funcs {
+					if o.Reused {
+						reused++
+					}
+				}
 			}
-			bodies[bodyText(f)] = f.Name
-		}
-	}
-	if reused == 0 || len(bodies) == 0 {
-		t.Errorf("%d outlined functions, %d reused", len(bodies), reused)
+			bodies := map[string]string{}
+			for _, f := range p.Funcs {
+				if f.Outlined {
+					if prev, ok := bodies[bodyText(f)]; ok {
+						t.Errorf("functions %s and %s have one body", prev, f.Name)
+					}
+					bodies[bodyText(f)] = f.Name
+				}
+			}
+			if reused == 0 || len(bodies) == 0 {
+				t.Errorf("%d outlined functions, %d reused", len(bodies), reused)
+			}
+		})
 	}
 }
 
