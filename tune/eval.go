@@ -11,6 +11,7 @@ import (
 
 	"nestor/check"
 	"nestor/frontend"
+	"nestor/model"
 )
 
 // Evaluator measures candidates of one kernel: each is built in the
@@ -87,8 +88,9 @@ type Measure struct {
 	Err   string
 	Wrong bool
 	// Machine is the fingerprint of the machine that measured it when
-	// not this one (a worker's).
+	// not this one (a worker's), and Desc its description when known.
 	Machine string
+	Desc    *model.Machine
 }
 
 // Eval builds the candidate src (the whole optimized file) as name,

@@ -17,6 +17,7 @@ import (
 	"nestor/check"
 	"nestor/dist"
 	"nestor/frontend"
+	"nestor/model"
 )
 
 // EvalKind is the kind of the dist tasks that evaluate a candidate on a
@@ -54,13 +55,21 @@ type evalPayload struct {
 	Code   string  `json:"code"`
 }
 
-// evalResult is its result.
+// evalResult is its result, with the description of the machine that
+// measured it (for the lower bound of a search that compares its times).
 type evalResult struct {
-	Time  float64   `json:"time"`
-	Times []float64 `json:"times"`
-	Err   string    `json:"err,omitempty"`
-	Wrong bool      `json:"wrong,omitempty"`
+	Time    float64        `json:"time"`
+	Times   []float64      `json:"times"`
+	Err     string         `json:"err,omitempty"`
+	Wrong   bool           `json:"wrong,omitempty"`
+	Machine *model.Machine `json:"machine,omitempty"`
 }
+
+// workerMachine is the description of the machine a worker runs on.
+var workerMachine = sync.OnceValue(func() model.Machine {
+	m, _ := model.Load()
+	return m
+})
 
 // ShipKernel collects what workers need to evaluate candidates of the
 // kernel function fn of f: the C file and headers (*.h) of its folder,
@@ -156,7 +165,8 @@ func evalTask(ctx context.Context, t dist.Task) (json.RawMessage, error) {
 		return nil, we.err
 	}
 	m := we.e.Eval(ctx, p.Name, filepath.Base(k.Path), []byte(p.Code))
-	r := evalResult{Time: m.Time.Seconds(), Err: m.Err, Wrong: m.Wrong}
+	desc := workerMachine()
+	r := evalResult{Time: m.Time.Seconds(), Err: m.Err, Wrong: m.Wrong, Machine: &desc}
 	for _, x := range m.Times {
 		r.Times = append(r.Times, x.Seconds())
 	}
@@ -263,7 +273,7 @@ func (r *Remote) Eval(ctx context.Context, name, base string, src []byte) Measur
 		if err := json.Unmarshal(res.Payload, &er); err != nil {
 			return Measure{Err: err.Error()}
 		}
-		m := Measure{Time: time.Duration(er.Time * 1e9), Err: er.Err, Wrong: er.Wrong, Machine: res.Machine}
+		m := Measure{Time: time.Duration(er.Time * 1e9), Err: er.Err, Wrong: er.Wrong, Machine: res.Machine, Desc: er.Machine}
 		for _, x := range er.Times {
 			m.Times = append(m.Times, time.Duration(x*1e9))
 		}

@@ -400,6 +400,13 @@ func (s *Searcher) measure(ctx context.Context, batch []*pending) error {
 		if m.Machine != "" {
 			rec.Machine = m.Machine
 		}
+		if s.reference == "" && m.Err == "" && m.Desc != nil && m.Machine != "" && m.Machine != s.M.Fingerprint {
+			// The times compared will be this machine's: so is the bound
+			// (the candidates already drawn keep theirs).
+			threads := s.M.Threads
+			s.M = MachineOf(*m.Desc, threads)
+			s.M.Fingerprint = m.Machine
+		}
 		if m.Err == "" {
 			rec.Time = m.Time.Seconds()
 			for _, t := range m.Times {
