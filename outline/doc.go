@@ -28,7 +28,9 @@
 //   - cones.go: beside the table, the cone miner groups nodes by hashes
 //     of their bounded-depth post-dominator shapes and anti-unifies each
 //     group's whole cones (dagMatch), a node shared inside an instance
-//     at different depths (internal fan-out) included; its best set
+//     at different depths (internal fan-out) included; a verified set
+//     grows by the nodes of the root's key whose cones hold its pattern
+//     (grow: a copy with a private input hashes apart); its best set
 //     competes with the table's. Where the pairs of equal-key nodes
 //     exceed maxTablePairs the table is not built: the miner alone
 //     proposes, and every disjoint set it verified is outlined in one
@@ -38,7 +40,11 @@
 //     (Function.Outlined), each instance an invoke of it; under Nodes, a
 //     set whose pattern is the body of a function outlined before, in
 //     this or another function of the package, invokes that one
-//     (Outlined.Reused). Options.Budget stops the loop, with the
+//     (Outlined.Reused); under Area too, where reuse still saves area
+//     once the multiplexers it widens are charged (areaReuse), else the
+//     set gets a function of its own with the same body. The loop runs
+//     in rounds, each with a fresh table, until one outlines nothing
+//     (so a second run changes nothing). Options.Budget stops the loop, with the
 //     function as the last step left it, once Report.Work (nodes
 //     analysed, pairs computed, nodes the miner visited: counted, not
 //     timed) exceeds it; Options.Progress gets a line per iteration.
@@ -122,9 +128,8 @@
 // references), in the orientation of commutative operands (by operand
 // keys, then shapes) and in the batches of large functions (disjoint
 // sets outlined together, best first, without
-// re-analysis between them). Under Area a repeated body is not shared
-// between two outlined functions (more calls need more multiplexers,
-// which the saving does not count).
+// re-analysis between them), and in the nodes grow scans (a work budget
+// per iteration, best sets first).
 //
 // Not done: matching modulo associativity; in the table's sets, a node
 // whose uses reach its post-dominator through another node's cone
