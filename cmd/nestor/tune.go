@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"flag"
 	"fmt"
 	"io"
@@ -60,9 +62,9 @@ again), and nestor opt --records FILE applies the best recorded decisions.
 		space := fs.Bool("space", false, "print each region's decision space and exit")
 		quiet := fs.Bool("quiet", false, "no progress on standard error")
 		jobs := fs.Int("jobs", 1, "candidates measured at once: keep 1 on one machine (timings stay clean); with --dist or --server, the number of workers' slots to keep busy")
-		distLocal := fs.Bool("dist", false, "evaluate through an embedded NATS JetStream work queue (listening on localhost only), with --slots local workers; other machines join with nestor worker --server (see docs/DISTRIBUTED.md)")
+		distLocal := fs.Bool("dist", true, "evaluate through an embedded NATS JetStream work queue (listening on localhost only) with --slots local workers; --dist=false evaluates in this process (see docs/DISTRIBUTED.md)")
 		server := fs.String("server", "", "evaluate through the NATS JetStream work queue of the server at `nats://HOST:4222` (workers join with nestor worker)")
-		slots := fs.Int("slots", -1, "local worker slots with --dist or --server (default: one per CPU with --dist, none with --server)")
+		slots := fs.Int("slots", -1, "local worker slots (default: 1 with the embedded queue, so that timings stay clean; none with --server)")
 		creds := fs.String("creds", "", "NATS credentials `file` for --server")
 		prefix := fs.String("prefix", "nestor.tune", "subject `prefix` of the work queue (workers must use the same)")
 		resume := fs.Bool("resume", false, "with --dist or --server, continue the queue of an interrupted run (its tasks still queued, its results stored); needs --records, whose candidates are not measured again either way")
@@ -225,19 +227,22 @@ func runTune(ctx context.Context, out io.Writer, f *frontend.File, scop *fronten
 			return err
 		}
 		slots := cfg.slots
-		if slots < 0 && cfg.server != "" {
+		switch {
+		case slots < 0 && cfg.server != "":
 			slots = -1 // none: the workers are elsewhere
-		} else if slots < 0 {
-			slots = 0 // one per CPU
-		} else if slots == 0 {
+		case slots < 0:
+			slots = 1 // one evaluation at a time: clean timings
+		case slots == 0:
 			slots = -1
 		}
 		do := dist.Options{Server: cfg.server, Creds: cfg.creds, TLS: cfg.tls, Prefix: cfg.prefix, LocalSlots: slots, Machine: m.Fingerprint, Resume: cfg.resume,
 			Log: func(format string, args ...any) { fmt.Fprintf(progress, "tune: "+format+"\n", args...) }}
 		if cfg.server == "" && cfg.records != "" {
-			// The embedded server keeps its queue beside the records, for
-			// --resume after an interruption.
-			do.StoreDir = cfg.records + ".queue"
+			// The embedded server keeps its queue in the user cache, by
+			// the records' path, for --resume after an interruption.
+			if dir, err := queueDir(cfg.records); err == nil {
+				do.StoreDir = dir
+			}
 		}
 		c, err := dist.Start(ctx, do)
 		if err != nil {
@@ -423,4 +428,20 @@ func recordedDecisions(f *frontend.File, opts pipeline.Options, path string, w i
 		fmt.Fprintf(w, "%s: decisions of record %d (%s): %s\n", f.Scops[k].Pos, best.Eval, fmtSec(best.Time), tune.Describe(best.Decisions))
 	}
 	return dec, nil
+}
+
+// queueDir is where the embedded server of a run whose records are at
+// path keeps its queue: the user cache folder, by the records' absolute
+// path.
+func queueDir(path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256([]byte(abs))
+	return filepath.Join(cache, "nestor", "queue-"+hex.EncodeToString(sum[:6])), nil
 }
