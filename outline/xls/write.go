@@ -61,6 +61,12 @@ func Format(p *outline.Package) (string, error) {
 			b.WriteString("file_number " + strconv.Itoa(fl.Number) + " " + fl.Path + "\n")
 		}
 		b.WriteString("\n")
+	} else {
+		// A file without a package line may still number files
+		// (FuzzParse: they were dropped).
+		for _, fl := range p.Files {
+			b.WriteString("file_number " + strconv.Itoa(fl.Number) + " " + fl.Path + "\n")
+		}
 	}
 	for i, it := range wr.items {
 		if i > 0 {
