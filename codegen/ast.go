@@ -50,7 +50,7 @@ type Loop struct {
 	BodyRegisters []BodyRegister
 	// Reduction, when set, prints the loop as a factored reduction
 	// (reduce.go; set by MarkReductions).
-	Reduction *Reduction
+	Reduction *ir.Reduction
 	Body      []Node
 }
 

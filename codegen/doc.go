@@ -46,7 +46,7 @@
 //
 // # Factored reductions
 //
-// [MarkReductions] attaches a [Reduction] (found by package rfactor) to
+// [MarkReductions] attaches an [ir.Reduction] (found by package rfactor) to
 // the innermost loops that run its statements; such a loop prints as an
 // OpenMP parallel region where each thread folds one contiguous chunk
 // into private partial results, combined after the region in thread

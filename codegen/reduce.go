@@ -40,48 +40,11 @@ import (
 // all. Where the operator is +, *, min, max, &, | or ^ of one integer
 // variable with an identity, OpenMP's reduction clause says the same.
 
-// Reduction describes a loop to print as a factored reduction. Its
-// expressions (Identity, Lift, Combine) are bodies of the loop's
-// statements: IterRef levels are the statements' counters, and Load
-// indices name x_i (0 ≤ index < n, the variable's value), y_j (n ≤ index <
-// 2n, a partial result) or Accesses[index − 2n].
-type Reduction struct {
-	Level int   // the loop's level
-	Stmts []int // the loop body's statements, in order (indices in Program.Stmts)
-	// Vars are the reduction variables x_i: elements the loop does not
-	// move, over the statements' counters.
-	Vars []*ir.Access
-	// Temps are the arrays (scalars) each thread keeps private; LastPrivate
-	// those whose last value is read after the loop.
-	Temps       []int
-	LastPrivate []bool
-	Accesses    []*ir.Access
-	// Identity gives the identity of each x_i, nil when the operator has
-	// none; Lift gives the value folded in at one iteration (used, without
-	// an identity, at each thread's first iteration).
-	Identity []ir.Expr
-	Lift     []ir.Expr
-	// Combine gives the new x_i from x (the running value) and y (a
-	// thread's partial result).
-	Combine []ir.Expr
-	// Unsigned marks the x_i of type int or long whose partial results
-	// are kept in the unsigned type of the same width: the operator
-	// reaches them through +, − and * only, which the unsigned types
-	// compute modulo 2^n, so a partial sum may pass the signed range (in
-	// C, undefined behavior) where the sequential order did not, and the
-	// final value, converted back, is the sequential one.
-	Unsigned []bool
-	// Clause is the operator of OpenMP's reduction clause ("+", "*",
-	// "min", "max", "&", "|", "^") when it does exactly this reduction,
-	// else empty.
-	Clause string
-}
-
 // MarkReductions attaches each reduction to the loops of b at its level
 // whose body is exactly its statements (one instance each, in order, with
 // the same counters), outside every OpenMP loop and without pragmas of
 // their own. It returns, per reduction, how many loops it marked.
-func MarkReductions(b *Block, reds []*Reduction) []int {
+func MarkReductions(b *Block, reds []*ir.Reduction) []int {
 	marked := make([]int, len(reds))
 	var walk func(ns []Node, inside bool)
 	walk = func(ns []Node, inside bool) {
@@ -162,7 +125,7 @@ func groupBodies(ns []Node, stmts []int) bool {
 // prints: the bodies of its statements print as "if (ran) body else
 // fold the value in".
 type lift struct {
-	r     *Reduction
+	r     *ir.Reduction
 	ran   string
 	vars  []string // x_i as printed outside the loop
 	priv  []string // the partial results
@@ -314,7 +277,7 @@ func (pr *printer) reduction(l *Loop, depth int) {
 
 // factored is what the parts of a factored loop share.
 type factored struct {
-	r       *Reduction
+	r       *ir.Reduction
 	in      *Instance // an instance of the loop's statements
 	vars    []string  // x_i as printed outside the loop
 	keys    []string  // x_i as printed without registers (pr.regs keys)
@@ -424,7 +387,7 @@ func (pr *printer) store(f *factored, tid string, d int) {
 // (peeledChunk): an operator without identity, an innermost ascending
 // loop of step 1 whose body is the reduction's statements, and no
 // temporary read after the loop (lastprivate needs an omp for).
-func peelable(l *Loop, r *Reduction, last []string) bool {
+func peelable(l *Loop, r *ir.Reduction, last []string) bool {
 	return r.Identity == nil && len(last) == 0 && innermost(l) && l.Dir >= 0 && l.Step == 1 &&
 		!l.Rest && bodyIs(l.Body, r.Stmts)
 }
@@ -514,10 +477,10 @@ func (pr *printer) combine(f *factored, d int) {
 }
 
 // unsigned reports whether the partial results of x_i are unsigned.
-func unsigned(r *Reduction, i int) bool { return i < len(r.Unsigned) && r.Unsigned[i] }
+func unsigned(r *ir.Reduction, i int) bool { return i < len(r.Unsigned) && r.Unsigned[i] }
 
 // partialType returns the type of the partial results of x_i, of type t.
-func partialType(r *Reduction, i int, t ir.Type) ir.Type {
+func partialType(r *ir.Reduction, i int, t ir.Type) ir.Type {
 	if !unsigned(r, i) {
 		return t
 	}
@@ -564,7 +527,7 @@ func (pr *printer) forkIf(l *Loop) string {
 // redExpr prints an expression of r: x_i as vars[i], y_j as ys[j],
 // Accesses and counters at instance in (pr.names must hold the counters
 // the expression reads).
-func (pr *printer) redExpr(r *Reduction, e ir.Expr, in *Instance, vars, ys []string) string {
+func (pr *printer) redExpr(r *ir.Reduction, e ir.Expr, in *Instance, vars, ys []string) string {
 	n := len(r.Vars)
 	load := func(x *ir.Load) string {
 		switch {

@@ -180,7 +180,7 @@ type region struct {
 	// (nil in the original order: no loop is known to be parallel).
 	loops []sched.LoopInfo
 	// reductions are the loops to print factored (pass rfactor).
-	reductions []*codegen.Reduction
+	reductions []*ir.Reduction
 	// graph holds dependences a pass computed (pass expand); valid while
 	// graph.Prog is Prog.
 	graph *deps.Graph
@@ -313,7 +313,7 @@ type View struct {
 	Prog  *ir.Program
 	Loops []sched.LoopInfo
 	// reductions are the loops generation prints factored.
-	reductions []*codegen.Reduction
+	reductions []*ir.Reduction
 }
 
 // Inspect runs the passes of Optimize on every region of f and returns

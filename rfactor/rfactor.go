@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"nestor/assoc"
-	"nestor/codegen"
 	"nestor/ir"
 )
 
@@ -26,13 +25,13 @@ type Options struct {
 // Decision is what Factor decided for one reduction loop.
 type Decision struct {
 	Loop      *Loop
-	Reduction *codegen.Reduction // nil: the loop stays sequential
+	Reduction *ir.Reduction // nil: the loop stays sequential
 	Match     *assoc.Match
 	Why       string // why it stays sequential, or what it factors
 }
 
 // Factor finds the reduction loops of p (see Find) and asks assoc to
-// recognize each update; a recognized one gets the codegen.Reduction
+// recognize each update; a recognized one gets the ir.Reduction
 // that prints it factored. Loops that do not qualify come back with the
 // reason and no Reduction.
 func Factor(p *ir.Program, parallel func(level int) bool, opt Options) []Decision {
@@ -87,10 +86,10 @@ func factor(p *ir.Program, l *Loop, opt Options) Decision {
 	return d
 }
 
-// reduction builds the codegen description of a recognized loop.
-func reduction(p *ir.Program, l *Loop, m *assoc.Match, vars map[string]ir.Expr, update assoc.Tuple) (*codegen.Reduction, error) {
+// reduction builds the ir.Reduction of a recognized loop.
+func reduction(p *ir.Program, l *Loop, m *assoc.Match, vars map[string]ir.Expr, update assoc.Tuple) (*ir.Reduction, error) {
 	n := len(l.Vars)
-	r := &codegen.Reduction{Level: l.Level, Stmts: l.Stmts, Vars: l.Vars, Temps: l.Temps,
+	r := &ir.Reduction{Level: l.Level, Stmts: l.Stmts, Vars: l.Vars, Temps: l.Temps,
 		LastPrivate: l.LastPrivate, Accesses: l.Accesses}
 	list := func(es []*assoc.Expr) ([]ir.Expr, error) {
 		if es == nil {
@@ -134,7 +133,7 @@ func reduction(p *ir.Program, l *Loop, m *assoc.Match, vars map[string]ir.Expr, 
 // ringOnly reports whether t reaches every x_i and y_j only through +,
 // − and * (and negation): then t computes the same modulo 2^n in the
 // unsigned type of n bits as in the signed one (see
-// codegen.Reduction.Unsigned). Both the operator and the update (in x_i
+// ir.Reduction.Unsigned). Both the operator and the update (in x_i
 // and the program's values) must be.
 func ringOnly(t assoc.Tuple) bool {
 	var ring func(e *assoc.Expr) bool
@@ -180,7 +179,7 @@ func clause(p *ir.Program, l *Loop, m *assoc.Match) string {
 	if t := p.Arrays[l.Vars[0].Array].Elem; (t == ir.Int || t == ir.Long) && (e.Op == assoc.OpAdd || e.Op == assoc.OpMul) {
 		// The clause's partial sums would be signed: they may overflow
 		// where the loop did not. The partial results of the factored
-		// loop are unsigned instead (codegen.Reduction.Unsigned).
+		// loop are unsigned instead (ir.Reduction.Unsigned).
 		return ""
 	}
 	return map[assoc.Op]string{assoc.OpAdd: "+", assoc.OpMul: "*", assoc.OpMin: "min", assoc.OpMax: "max",

@@ -278,7 +278,7 @@ func constant(c *ir.Const, t assoc.Type) *assoc.Expr {
 
 // irExpr translates an expression of an operator back into ir: x_i is a
 // Load of index i, y_j of index n+j, a named value its expression with
-// its input Loads moved by 2n (codegen.Reduction's convention).
+// its input Loads moved by 2n (ir.Reduction's convention).
 func irExpr(e *assoc.Expr, n int, vars map[string]ir.Expr) (ir.Expr, error) {
 	t, ok := irTypes[e.Type]
 	if !ok {
