@@ -531,14 +531,18 @@ func (a *analysis) dagAU(roots []int32, st *stepper, work *int64, sizeOnly bool)
 		if a.comm2[T[0]] {
 			// The order that pairs more operands with one key, then
 			// more of them both inside or both outside the instances'
-			// own cones, then with one shape (st.shape) there.
+			// own cones, then with one number of uses (a pattern node's
+			// instances have one), then with one shape (st.shape).
 			u0, u1 := a.opAt(T[0], 0, false), a.opAt(T[0], 1, false)
 			score := func(x, y int32, rx, ry int32) int {
 				s := 0
 				if a.key[x] >= 0 && a.key[x] == a.key[y] {
-					s += 4
+					s += 8
 					if a.inCone(x, rx) == a.inCone(y, ry) {
-						s += 2
+						s += 4
+						if a.uses[x] == a.uses[y] {
+							s += 2
+						}
 						if st.shape != nil && st.shape[x] == st.shape[y] {
 							s++
 						}
