@@ -124,9 +124,10 @@
 // Cone miner: exact for the set it anti-unifies (same definition as
 // AntiunifySet, whole cones at once); heuristic in the sets it tries (the
 // buckets of equal shape hashes, maxConeVerify of them per iteration,
-// and subsets by pair size with the typical and the first root as
-// references), in the orientation of commutative operands (by operand
-// keys, then shapes) and in the batches of large functions (disjoint
+// and subsets by pair size with the first roots of the commonest deeper
+// shapes and the first root as references), in the orientation of
+// commutative operands (by operand keys, then membership of the
+// instance's cone, number of uses and shape) and in the batches of large functions (disjoint
 // sets outlined together, best first, without
 // re-analysis between them), and in the nodes grow scans (a work budget
 // per iteration, best sets first).
