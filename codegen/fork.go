@@ -2,7 +2,6 @@ package codegen
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"nestor/ir"
@@ -17,10 +16,11 @@ import (
 // microseconds on one core.
 const minForkWork = 1 << 15
 
-// forkWorkIf returns the condition of the if clause of an OpenMP loop l
-// nested in a sequential loop (ForkIf): l has two iterations or more, and
-// the work of one fork, estimated as below, reaches minForkWork. It is
-// "0" when the estimate is a constant below minForkWork.
+// forkWorkIf returns the conditions under which an OpenMP loop l nested
+// in a sequential loop (ForkIf) forks: iters, that l has two iterations or
+// more, and work, that the work of one fork, estimated as below, reaches
+// minForkWork ("" when it always does). never reports that the estimate
+// is a constant below minForkWork: l then stays sequential.
 //
 // The estimate is the trip count of l times the trip counts of the first
 // chain of loops inside it (the first loop of each body). A trip count is
@@ -30,8 +30,16 @@ const minForkWork = 1 << 15
 // starts (a point loop of a tile: 64*t1 <= t4 < 64*t1 + 64 gives 64). A
 // loop with no usable pair counts once, so the estimate may be low for
 // loops whose extent depends on l's counter (a triangle).
-func (pr *printer) forkWorkIf(l *Loop) string {
-	iters := fmt.Sprintf("%s > %s", pr.bound(l.Upper, false), pr.bound(l.Lower, true))
+//
+// work is a C condition of the region (loop prints it as an if around a
+// parallel and a sequential copy), which nestor must read back as a
+// static control part: one affine inequality. With one factor f it is
+// exact, f ≥ ⌈minForkWork/konst⌉; with several, their product is at least
+// their sum minus (n − 1) when each is at least 1, so a sum that large is
+// enough work (it forks less often than the product would, never for
+// less work).
+func (pr *printer) forkWorkIf(l *Loop) (iters, work string, never bool) {
+	iters = fmt.Sprintf("%s > %s", pr.bound(l.Upper, false), pr.bound(l.Lower, true))
 	konst := int64(1)
 	var factors []string
 	add := func(loop *Loop) {
@@ -50,20 +58,14 @@ func (pr *printer) forkWorkIf(l *Loop) string {
 	}
 	switch {
 	case konst == 0:
-		return "0"
+		return iters, "", true
 	case len(factors) == 0 && konst < minForkWork:
-		return "0"
-	case len(factors) == 0:
-		return iters
-	case konst >= minForkWork:
-		return iters
+		return iters, "", true
+	case len(factors) == 0 || konst >= minForkWork:
+		return iters, "", false
 	}
-	// In double: a product of trip counts can overflow int.
-	work := "(double)" + strings.Join(factors, " * ")
-	if konst > 1 {
-		work += " * " + strconv.FormatInt(konst, 10)
-	}
-	return fmt.Sprintf("%s && %s >= %d", iters, work, minForkWork)
+	need := (minForkWork + konst - 1) / konst
+	return iters, fmt.Sprintf("%s >= %d", strings.Join(factors, " + "), need+int64(len(factors))-1), false
 }
 
 // firstLoop returns the first loop in ns, looking into guards and blocks.

@@ -12,8 +12,8 @@ import (
 // (an if around a parallel and a sequential copy) its estimated work
 // reaches minForkWork: the trip counts of the loop and
 // of the first chain of loops inside it, a constant where the bounds
-// differ by one (a tile's point loop), in double to keep the product from
-// overflowing.
+// differ by one (a tile's point loop); a product of several counts is
+// tested through their sum, which keeps the condition affine.
 func TestForkWork(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
@@ -21,10 +21,10 @@ func TestForkWork(t *testing.T) {
 		want  string
 	}{
 		// gemm's j loop inside i: nj iterations of nk.
-		{"gemm", 1, "if (nj - 1 > 0 && (double)(nj) * (nk) >= 32768) {"},
+		{"gemm", 1, "if ((nj) + (nk) >= 32769) {"},
 		// for (j = i; j < min(n, i + 4); j++): at most 4 iterations, so
 		// the outer loop's trip count times 4.
-		{"minupper", 0, "if (n - 1 > 0 && (double)(n) * 4 >= 32768) {"},
+		{"minupper", 0, "if ((n) >= 8192) {"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := casesByName(t, tc.name)
@@ -44,8 +44,8 @@ func TestForkWork(t *testing.T) {
 			// The loop is printed twice: forking under the condition, and
 			// sequential otherwise (no libgomp call at all).
 			out := b.String()
-			if !strings.Contains(out, tc.want+"\n") || strings.Count(out, "#pragma omp parallel for\n") != 1 || !strings.Contains(out, "} else {") {
-				t.Errorf("got\n%s\nwant the line\n%s, one unconditional omp parallel for and an else copy", out, tc.want)
+			if !strings.Contains(out, tc.want+"\n") || strings.Count(out, "#pragma omp parallel for if(") != 1 || !strings.Contains(out, "} else {") {
+				t.Errorf("got\n%s\nwant the line\n%s, one omp parallel for with its trip test and an else copy", out, tc.want)
 			}
 		})
 	}

@@ -118,6 +118,7 @@ type printer struct {
 	counter  string           // the C type of the counters declared (counterType)
 	open     map[*Loop]bool   // unrolled loops whose counter pair declared
 	split    map[*Loop]string // ForkIf loops being printed as their "par" or "seq" copy
+	clause   map[*Loop]string // the if clause of a "par" copy
 	lift     *lift            // the reduction without identity being printed
 	share    bool             // PrintOptions.Share
 	err      error
@@ -354,23 +355,32 @@ func (pr *printer) loop(l *Loop, depth int) {
 		// even when an if clause keeps it on one thread (doitgen entered
 		// 6,000 such regions at MEDIUM size: 11x slower than sequential).
 		if pr.split == nil {
-			pr.split = map[*Loop]string{}
+			pr.split, pr.clause = map[*Loop]string{}, map[*Loop]string{}
 		}
-		cond := pr.forkWorkIf(l)
-		if cond == "0" {
+		iters, work, never := pr.forkWorkIf(l)
+		if never {
 			pr.split[l] = "seq"
 			pr.loop(l, depth)
 			delete(pr.split, l)
 			return
 		}
+		// One affine inequality in the if (nestor reads its output back),
+		// the other in the pragma's clause: work first, since a loop of
+		// one iteration with much work is rare.
+		cond, clause := work, iters
+		if work == "" {
+			cond, clause = iters, ""
+		}
 		pr.line(depth, "if ("+cond+") {")
 		pr.split[l] = "par"
+		pr.clause[l] = clause
 		pr.loop(l, depth+1)
 		pr.line(depth, "} else {")
 		pr.split[l] = "seq"
 		pr.loop(l, depth+1)
 		pr.line(depth, "}")
 		delete(pr.split, l)
+		delete(pr.clause, l)
 		return
 	}
 	if pr.counters == nil {
@@ -478,10 +488,11 @@ func (pr *printer) pragmas(l *Loop, depth int) {
 		case pg == "omp parallel for" && pr.split[l] == "seq":
 			continue // the sequential copy of a split loop
 		case pg == "omp parallel for" && pr.split[l] == "par":
+			if c := pr.clause[l]; c != "" {
+				pg += " if(" + c + ")"
+			}
 		case pg == "omp parallel for" && leaf(l):
 			pg += pr.forkIf(l)
-		case pg == "omp parallel for" && l.ForkIf:
-			pg += " if(" + pr.forkWorkIf(l) + ")"
 		}
 		pr.line(depth, "#pragma "+pg)
 	}
