@@ -23,15 +23,16 @@ import (
 
 // Names of the versions a benchmark can run.
 const (
-	GCC      = "gcc"       // the original, gcc -O3 -march=native: the baseline
-	Nestor   = "nestor"    // nestor's output, compiled as the baseline
-	Polly    = "polly"     // the original, clang-16 -O3 -march=native -mllvm -polly
-	PollyPar = "polly-par" // the same with -mllvm -polly-parallel
-	OpenBLAS = "openblas"  // cblas_dgemm, on gemm only
+	GCC      = "gcc"          // the original, gcc -O3 -march=native: the baseline
+	Restrict = "gcc-restrict" // the same with -DPOLYBENCH_USE_RESTRICT: array parameters restrict-qualified (PolyBench's option)
+	Nestor   = "nestor"       // nestor's output, compiled as the baseline
+	Polly    = "polly"        // the original, clang-16 -O3 -march=native -mllvm -polly
+	PollyPar = "polly-par"    // the same with -mllvm -polly-parallel
+	OpenBLAS = "openblas"     // cblas_dgemm, on gemm only
 )
 
 // AllPeers are the versions Run knows, in the order of the report.
-var AllPeers = []string{GCC, Nestor, Polly, PollyPar, OpenBLAS}
+var AllPeers = []string{GCC, Restrict, Nestor, Polly, PollyPar, OpenBLAS}
 
 // Sizes are PolyBench's dataset presets; Config.Size picks one by
 // defining NAME_DATASET.
@@ -460,6 +461,12 @@ func (b *bencher) build(ctx context.Context, k *Kernel, f *frontend.File, h *che
 		switch p {
 		case GCC:
 			cc, src = b.cfg.CC, f.Path
+		case Restrict:
+			// PolyBench's headers qualify array parameters restrict under
+			// this macro; gcc then reorders and vectorizes loops it must
+			// otherwise keep as written. A file without the macro builds
+			// as the baseline.
+			cc, src, flags = b.cfg.CC, f.Path, []string{"-DPOLYBENCH_USE_RESTRICT"}
 		case Nestor:
 			if optErr != nil {
 				exes[i] = &built{err: fmt.Errorf("optimize: %s", firstLine(optErr.Error()))}

@@ -77,15 +77,24 @@
 # define POLYBENCH_C99_SELECT(fixed, dynamic) fixed
 #endif
 
+/* POLYBENCH_USE_RESTRICT qualifies array parameters restrict, as
+   PolyBench/C 4.2.1 does: gcc may then interchange and vectorize loops it
+   cannot prove free of aliasing otherwise. */
+#ifdef POLYBENCH_USE_RESTRICT
+# define POLYBENCH_RESTRICT restrict
+#else
+# define POLYBENCH_RESTRICT
+#endif
+
 #define POLYBENCH_1D(var, D1, d1) \
-  var[POLYBENCH_C99_SELECT(D1, d1)]
+  var[POLYBENCH_RESTRICT POLYBENCH_C99_SELECT(D1, d1)]
 #define POLYBENCH_2D(var, D1, D2, d1, d2) \
-  var[POLYBENCH_C99_SELECT(D1, d1)][POLYBENCH_C99_SELECT(D2, d2)]
+  var[POLYBENCH_RESTRICT POLYBENCH_C99_SELECT(D1, d1)][POLYBENCH_C99_SELECT(D2, d2)]
 #define POLYBENCH_3D(var, D1, D2, D3, d1, d2, d3) \
-  var[POLYBENCH_C99_SELECT(D1, d1)][POLYBENCH_C99_SELECT(D2, d2)] \
+  var[POLYBENCH_RESTRICT POLYBENCH_C99_SELECT(D1, d1)][POLYBENCH_C99_SELECT(D2, d2)] \
      [POLYBENCH_C99_SELECT(D3, d3)]
 #define POLYBENCH_4D(var, D1, D2, D3, D4, d1, d2, d3, d4) \
-  var[POLYBENCH_C99_SELECT(D1, d1)][POLYBENCH_C99_SELECT(D2, d2)] \
+  var[POLYBENCH_RESTRICT POLYBENCH_C99_SELECT(D1, d1)][POLYBENCH_C99_SELECT(D2, d2)] \
      [POLYBENCH_C99_SELECT(D3, d3)][POLYBENCH_C99_SELECT(D4, d4)]
 
 /* ---- loop bounds ------------------------------------------------------ */
