@@ -493,6 +493,17 @@ func (pr *printer) pragmas(l *Loop, depth int) {
 			}
 		case pg == "omp parallel for" && leaf(l):
 			pg += pr.forkIf(l)
+		case pg == "omp parallel for" && l.ForkIf:
+			// Not split (one of an unrolled pair): the tests as a clause.
+			iters, work, never := pr.forkWorkIf(l)
+			switch {
+			case never:
+				pg += " if(0)"
+			case work == "":
+				pg += " if(" + iters + ")"
+			default:
+				pg += " if(" + iters + " && " + work + ")"
+			}
 		}
 		pr.line(depth, "#pragma "+pg)
 	}
