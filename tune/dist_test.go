@@ -1,6 +1,7 @@
 package tune
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
@@ -174,5 +175,51 @@ func TestDistributedSearch(t *testing.T) {
 	}
 	if got.Best == nil || want.Best == nil || got.Best.Code != want.Best.Code {
 		t.Errorf("best over the queue %+v, in one process %+v", got.Best, want.Best)
+	}
+}
+
+// TestResumeFromRecords: a search started again with the records of an
+// interrupted one measures none of their candidates again.
+func TestResumeFromRecords(t *testing.T) {
+	r := region(t, "gemm")
+	e := &Evaluator{Params: map[string]int64{"ni": 20, "nj": 25, "nk": 30}}
+	m := MachineOf(model.Nominal(), 1)
+	var buf bytes.Buffer
+	s, err := NewSearcher(r, e, m, Options{Budget: 8, Seed: 9, Eval: localFake{}, Records: &buf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := s.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	prior, err := decodeRecords(&buf, "first run")
+	if err != nil || len(prior) != len(first.Records) {
+		t.Fatalf("records of the first run: %d read (%v), %d made", len(prior), err, len(first.Records))
+	}
+	s, err = NewSearcher(r, e, m, Options{Budget: 16, Seed: 10, Eval: localFake{}, Prior: prior})
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := s.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, rec := range prior {
+		seen[rec.Code] = true
+	}
+	measured := 0
+	for _, rec := range second.Records {
+		if rec.Default {
+			continue // taken from the records, not measured
+		}
+		measured++
+		if seen[rec.Code] {
+			t.Errorf("candidate %s measured again after the resume", rec.Code)
+		}
+	}
+	if measured == 0 {
+		t.Error("the resumed search measured nothing new")
 	}
 }
