@@ -64,7 +64,7 @@ again), and nestor opt --records FILE applies the best recorded decisions.
 		jobs := fs.Int("jobs", 1, "candidates measured at once: keep 1 on one machine (timings stay clean); with --dist or --server, the number of workers' slots to keep busy")
 		distLocal := fs.Bool("dist", true, "evaluate through an embedded NATS JetStream work queue (listening on localhost only) with --slots local workers; --dist=false evaluates in this process (see docs/DISTRIBUTED.md)")
 		server := fs.String("server", "", "evaluate through the NATS JetStream work queue of the server at `nats://HOST:4222` (workers join with nestor worker)")
-		slots := fs.Int("slots", -1, "local worker slots (default: 1 with the embedded queue, so that timings stay clean; none with --server)")
+		slots := fs.Int("slots", -1, "local worker slots (default: one per core with the embedded queue, none with --server; --jobs says how many candidates are in flight)")
 		creds := fs.String("creds", "", "NATS credentials `file` for --server")
 		prefix := fs.String("prefix", "nestor.tune", "subject `prefix` of the work queue (workers must use the same)")
 		resume := fs.Bool("resume", false, "with --dist or --server, continue the queue of an interrupted run (its tasks still queued, its results stored); needs --records, whose candidates are not measured again either way")
@@ -231,7 +231,7 @@ func runTune(ctx context.Context, out io.Writer, f *frontend.File, scop *fronten
 		case slots < 0 && cfg.server != "":
 			slots = -1 // none: the workers are elsewhere
 		case slots < 0:
-			slots = 1 // one evaluation at a time: clean timings
+			slots = 0 // one per core; --jobs (1) keeps one evaluation in flight
 		case slots == 0:
 			slots = -1
 		}
