@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -67,5 +68,26 @@ func TestTuneSpaceAndErrors(t *testing.T) {
 		if code, _, stderr := nestor(t, args...); code != 2 {
 			t.Errorf("nestor %s: exit %d, want 2 (usage)\n%s", strings.Join(args, " "), code, stderr)
 		}
+	}
+}
+
+// TestTunePlotEqualTimes: records whose best time never changes (a log
+// axis over an empty range) still plot.
+func TestTunePlotEqualTimes(t *testing.T) {
+	dir := t.TempDir()
+	rec := filepath.Join(dir, "eq.jsonl")
+	var lines []string
+	for k, code := range []string{"x", "y", "z"} {
+		lines = append(lines, fmt.Sprintf(`{"file":"a.c","region":0,"seed":1,"eval":%d,"default":%v,"code":%q,"bound":1e-9,"time":0.0000016,"pruned":0,"expanded":%d}`, k+1, k == 0, code, 2*k))
+	}
+	if err := os.WriteFile(rec, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	svg := filepath.Join(dir, "eq.svg")
+	if code, _, stderr := nestor(t, "tune", "--plot", rec, "-o", svg); code != 0 {
+		t.Fatalf("tune --plot of equal times: exit %d: %s", code, stderr)
+	}
+	if b, _ := os.ReadFile(svg); !strings.Contains(string(b), "<svg") {
+		t.Error("no SVG written")
 	}
 }

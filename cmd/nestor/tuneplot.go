@@ -19,7 +19,12 @@ import (
 // plotRecords draws the convergence of the searches in a records file:
 // per region (and seed), the best time so far against the evaluations,
 // and the share of the search tree's subtrees the bound had cut.
-func plotRecords(in, out string) error {
+func plotRecords(in, out string) (err error) {
+	defer func() {
+		if r := recover(); r != nil { // the plotting library panics on data it cannot draw
+			err = fmt.Errorf("plotting %s: %v", in, r)
+		}
+	}()
 	recs, err := tune.ReadRecords(in)
 	if err != nil {
 		return err
@@ -51,6 +56,7 @@ func plotRecords(in, out string) error {
 		}
 		series[k] = append(series[k], r)
 	}
+	lo, hi := math.Inf(1), 0.0 // the best times' range, ms
 	for n, k := range order {
 		var bestPts, cutPts plotter.XYs
 		b := math.Inf(1)
@@ -60,6 +66,7 @@ func plotRecords(in, out string) error {
 			}
 			if !math.IsInf(b, 1) {
 				bestPts = append(bestPts, plotter.XY{X: float64(i + 1), Y: b * 1e3})
+				lo, hi = min(lo, b*1e3), max(hi, b*1e3)
 			}
 			if r.Expanded > 0 {
 				cutPts = append(cutPts, plotter.XY{X: float64(i + 1), Y: 100 * float64(r.Pruned) / float64(r.Expanded)})
@@ -81,6 +88,13 @@ func plotRecords(in, out string) error {
 			pc.p.Add(l)
 			pc.p.Legend.Add(name, l)
 		}
+	}
+	if hi > 0 {
+		// A log axis needs a positive range: gonum pads an empty one
+		// (every best time equal) below zero.
+		best.Y.Min, best.Y.Max = lo/2, hi*2
+	} else {
+		best.Y.Scale, best.Y.Tick.Marker = plot.LinearScale{}, plot.DefaultTicks{}
 	}
 	const w, h = 16 * vg.Centimeter, 18 * vg.Centimeter
 	img := vgsvg.New(w, h)
