@@ -21,14 +21,13 @@ type Layout struct {
 	Parallel, OriginalParallel bool
 	// Bands are the schedule's bands with the rules' layout of each.
 	Bands []sched.BandInfo
-	// Default are the decisions Options' rules take for the region.
-	Default Decisions
 }
 
 // Describe returns the layout choices of region k of f (in file order)
-// when scheduled with fusion policy fusion, after the passes before the
-// schedule (reroll, expand) as opt says.
-func Describe(f *frontend.File, k int, opt Options, fusion sched.Fusion) (*Layout, error) {
+// when scheduled with each fusion policy of fusions, after the passes
+// before the schedule (reroll, expand) as opt says: those passes and the
+// dependence analysis run once.
+func Describe(f *frontend.File, k int, opt Options, fusions []sched.Fusion) ([]*Layout, error) {
 	if k < 0 || k >= len(f.Scops) {
 		return nil, fmt.Errorf("pipeline: no region %d (the file has %d)", k, len(f.Scops))
 	}
@@ -42,20 +41,25 @@ func Describe(f *frontend.File, k int, opt Options, fusion sched.Fusion) (*Layou
 			return nil, err
 		}
 	}
-	lay := &Layout{OriginalParallel: slices.Contains(sched.OriginalParallel(s.Prog, g).Parallel, true)}
-	sc, err := sched.Compute(s.Prog, g, sched.Options{Fusion: fusion, Align: opt.Align, Budget: opt.SchedBudget})
-	if err != nil {
-		lay.Why = err.Error()
-		return lay, nil
-	}
-	lay.Scheduled = true
-	lay.Parallel = slices.Contains(sc.Parallel, true)
+	origPar := slices.Contains(sched.OriginalParallel(s.Prog, g).Parallel, true)
 	plan := sched.Plan{Tile: opt.Tile, Reorder: true, Machine: opt.Machine}
 	for _, n := range opt.TileSizes {
 		plan.Sizes = append(plan.Sizes, int64(n))
 	}
-	if lay.Bands, err = sched.DescribeBands(s.Prog, sc, plan); err != nil {
-		return nil, err
+	var out []*Layout
+	for _, fu := range fusions {
+		lay := &Layout{OriginalParallel: origPar}
+		out = append(out, lay)
+		sc, err := sched.Compute(s.Prog, g, sched.Options{Fusion: fu, Align: opt.Align, Budget: opt.SchedBudget})
+		if err != nil {
+			lay.Why = err.Error()
+			continue
+		}
+		lay.Scheduled = true
+		lay.Parallel = slices.Contains(sc.Parallel, true)
+		if lay.Bands, err = sched.DescribeBands(s.Prog, sc, plan); err != nil {
+			return nil, err
+		}
 	}
-	return lay, nil
+	return out, nil
 }

@@ -151,12 +151,7 @@ func (li LoopInfo) ParallelFor(stmts []int) bool {
 // themselves, point loops among themselves) keeps the dependences
 // lexicographically positive.
 func ApplyPlan(p *ir.Program, sc *Schedule, plan Plan) (*ir.Program, []LoopInfo, error) {
-	var loops []int // time dims that are loops
-	for k := range sc.Dims() {
-		if !sc.scalar(k) {
-			loops = append(loops, k)
-		}
-	}
+	loops := sc.loopDims()
 	m := len(loops)
 	olds := make([][]ir.Aff, len(p.Stmts))
 	conss := make([][]ir.Constraint, len(p.Stmts))
@@ -199,17 +194,27 @@ type tileLoop struct {
 	size  int64
 }
 
-// layout decides the order of the counters.
-func layout(p *ir.Program, sc *Schedule, loops []int, olds [][]ir.Aff, plan Plan) *planLayout {
-	m := len(loops)
+// loopDims returns the time dimensions of sc that are loops (not scalar).
+func (sc *Schedule) loopDims() []int {
+	var loops []int
+	for k := range sc.Dims() {
+		if !sc.scalar(k) {
+			loops = append(loops, k)
+		}
+	}
+	return loops
+}
+
+// loopGroups returns the groups of loop indices (into loops) laid out
+// together, in order: each band restricted to its loop dimensions, and
+// every other loop alone. LoopInfo.Band numbers those of two or more.
+func loopGroups(sc *Schedule, loops []int) [][]int {
 	dimOf := map[int]int{} // time dim → loop index
 	for j, k := range loops {
 		dimOf[k] = j
 	}
-	// Groups of loop indices laid out together: each band (restricted to
-	// loop dims), and every other loop alone.
 	var groups [][]int
-	inBand := make([]bool, m)
+	inBand := make([]bool, len(loops))
 	for _, b := range sc.Bands {
 		var g []int
 		for k := b.Start; k < b.End; k++ {
@@ -222,13 +227,19 @@ func layout(p *ir.Program, sc *Schedule, loops []int, olds [][]ir.Aff, plan Plan
 			groups = append(groups, g)
 		}
 	}
-	for j := range m {
+	for j := range loops {
 		if !inBand[j] {
 			groups = append(groups, []int{j})
 		}
 	}
 	slices.SortFunc(groups, func(a, b []int) int { return a[0] - b[0] })
+	return groups
+}
 
+// layout decides the order of the counters.
+func layout(p *ir.Program, sc *Schedule, loops []int, olds [][]ir.Aff, plan Plan) *planLayout {
+	m := len(loops)
+	groups := loopGroups(sc, loops)
 	lay := &planLayout{pos: make([]int, m), skew: map[int]int{}}
 	parallel := func(j int) bool { return sc.Parallel[loops[j]] }
 	// stmtsParallel gives LoopInfo.ParallelStmts of loop j.
@@ -775,12 +786,7 @@ type BandInfo struct {
 // BandPlans, in the order of LoopInfo.Band, with the decisions the rules
 // of plan take for each.
 func DescribeBands(p *ir.Program, sc *Schedule, plan Plan) ([]BandInfo, error) {
-	var loops []int
-	for k := range sc.Dims() {
-		if !sc.scalar(k) {
-			loops = append(loops, k)
-		}
-	}
+	loops := sc.loopDims()
 	olds := make([][]ir.Aff, len(p.Stmts))
 	for si, s := range p.Stmts {
 		var err error
@@ -789,31 +795,7 @@ func DescribeBands(p *ir.Program, sc *Schedule, plan Plan) ([]BandInfo, error) {
 		}
 	}
 	var out []BandInfo
-	inBand := map[int]bool{}
-	var groups [][]int
-	dimOf := map[int]int{}
-	for j, k := range loops {
-		dimOf[k] = j
-	}
-	for _, b := range sc.Bands {
-		var g []int
-		for k := b.Start; k < b.End; k++ {
-			if j, ok := dimOf[k]; ok {
-				g = append(g, j)
-				inBand[j] = true
-			}
-		}
-		if len(g) > 0 {
-			groups = append(groups, g)
-		}
-	}
-	for j := range loops {
-		if !inBand[j] {
-			groups = append(groups, []int{j})
-		}
-	}
-	slices.SortFunc(groups, func(a, b []int) int { return a[0] - b[0] })
-	for _, g := range groups {
+	for _, g := range loopGroups(sc, loops) {
 		if len(g) < 2 {
 			continue
 		}

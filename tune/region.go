@@ -32,6 +32,8 @@ type Region struct {
 	// variants are the distinct schedules (one per fusion policy that
 	// gives a program of its own), with the choices of their bands.
 	variants []*variant
+	// origPar reports whether the original order has parallel loops.
+	origPar bool
 	// The region-wide choices (-1: absent).
 	order, fusion, parallel, jam, rfactor, simd, unroll int
 }
@@ -58,12 +60,18 @@ type bandChoices struct {
 func NewRegion(f *frontend.File, k int, opt pipeline.Options) (*Region, error) {
 	r := &Region{File: f, Index: k, Opt: opt, Space: &Space{}, order: -1, fusion: -1, parallel: -1, jam: -1, rfactor: -1, simd: -1, unroll: -1}
 	opt.Notes = nil
-	var seen [][]byte
+	var policies []sched.Fusion
 	for _, fu := range fusions {
-		lay, err := pipeline.Describe(f, k, opt, fu.f)
-		if err != nil {
-			return nil, err
-		}
+		policies = append(policies, fu.f)
+	}
+	lays, err := pipeline.Describe(f, k, opt, policies)
+	if err != nil {
+		return nil, err
+	}
+	r.origPar = lays[0].OriginalParallel
+	var seen [][]byte
+	for i, fu := range fusions {
+		lay := lays[i]
 		if !lay.Scheduled {
 			if fu.f == opt.Fusion {
 				break // no schedule: only the original orders remain
@@ -103,12 +111,7 @@ func (r *Region) build() {
 		}
 	}
 	orders = append(orders, "original")
-	origPar := len(r.variants) > 0 && r.variants[0].layout.OriginalParallel
-	if !origPar && len(r.variants) == 0 {
-		lay, err := pipeline.Describe(r.File, r.Index, r.Opt, r.Opt.Fusion)
-		origPar = err == nil && lay.OriginalParallel
-	}
-	if origPar {
+	if r.origPar {
 		orders = append(orders, "original-parallel")
 		anyParallel = true
 	}
