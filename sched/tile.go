@@ -263,7 +263,7 @@ func layout(p *ir.Program, sc *Schedule, loops []int, olds [][]ir.Aff, plan Plan
 		bp := plan.band(band)
 		points := slices.Clone(g)
 		switch {
-		case len(g) > 1 && validOrder(bp.Order, len(g)):
+		case len(g) > 1 && ValidOrder(bp.Order, len(g)):
 			for n, k := range bp.Order {
 				points[n] = g[k]
 			}
@@ -332,8 +332,9 @@ func layout(p *ir.Program, sc *Schedule, loops []int, olds [][]ir.Aff, plan Plan
 	return lay
 }
 
-// validOrder reports whether order is a permutation of 0..n-1.
-func validOrder(order []int, n int) bool {
+// ValidOrder reports whether order is a permutation of 0..n-1 (a
+// BandPlan.Order for a band of n loop dimensions).
+func ValidOrder(order []int, n int) bool {
 	if len(order) != n {
 		return false
 	}

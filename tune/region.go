@@ -363,19 +363,8 @@ func pairOrder(d *Domains, pairs [][]int) []int {
 	for x, p := range before {
 		order[p] = x
 	}
-	if !validPerm(order) {
+	if !sched.ValidOrder(order, n) {
 		return nil
 	}
 	return order
-}
-
-func validPerm(order []int) bool {
-	seen := make([]bool, len(order))
-	for _, x := range order {
-		if x < 0 || x >= len(order) || seen[x] {
-			return false
-		}
-		seen[x] = true
-	}
-	return true
 }

@@ -95,7 +95,7 @@ func TestOrderPairs(t *testing.T) {
 			continue
 		}
 		for _, b := range dec.Bands {
-			if !validPerm(b.Order) || len(b.Order) != 3 {
+			if !sched.ValidOrder(b.Order, 3) {
 				t.Fatalf("band order %v is not a permutation of gemm's 3 loops:\n%s", b.Order, d)
 			}
 		}
