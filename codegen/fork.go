@@ -2,6 +2,7 @@ package codegen
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"nestor/ir"
@@ -19,8 +20,9 @@ const minForkWork = 1 << 15
 // forkWorkIf returns the conditions under which an OpenMP loop l nested
 // in a sequential loop (ForkIf) forks: iters, that l has two iterations or
 // more, and work, that the work of one fork, estimated as below, reaches
-// minForkWork ("" when it always does). never reports that the estimate
-// is a constant below minForkWork: l then stays sequential.
+// minForkWork (a conjunction; none when it always does). never reports
+// that the estimate is a constant below minForkWork: l then stays
+// sequential.
 //
 // The estimate is the trip count of l times the trip counts of the first
 // chain of loops inside it (the first loop of each body). A trip count is
@@ -31,14 +33,16 @@ const minForkWork = 1 << 15
 // loop with no usable pair counts once, so the estimate may be low for
 // loops whose extent depends on l's counter (a triangle).
 //
-// work is a C condition of the region (loop prints it as an if around a
-// parallel and a sequential copy), which nestor must read back as a
-// static control part: one affine inequality. With one factor f it is
-// exact, f ≥ ⌈minForkWork/konst⌉; with several, their product is at least
-// their sum minus (n − 1) when each is at least 1, so a sum that large is
-// enough work (it forks less often than the product would, never for
-// less work).
-func (pr *printer) forkWorkIf(l *Loop) (iters, work string, never bool) {
+// Each condition is printed as an if around a parallel and a sequential
+// copy, which nestor must read back as a static control part: one affine
+// inequality each. With the counts a product of M factors, k of them
+// distinct (a square stencil's n - 2 twice: k = 1), work asks each
+// distinct factor to reach the M-th root of what the constant part leaves
+// (exact when k = 1); for more than two distinct factors, it tests their
+// sum instead, which is at most their product plus M − 1 when each is at
+// least 1 (it forks less often than the product would, never for less
+// work), so no more than three copies of the loop are printed.
+func (pr *printer) forkWorkIf(l *Loop) (iters string, work []string, never bool) {
 	iters = fmt.Sprintf("%s > %s", pr.bound(l.Upper, false), pr.bound(l.Lower, true))
 	konst := int64(1)
 	var factors []string
@@ -58,14 +62,49 @@ func (pr *printer) forkWorkIf(l *Loop) (iters, work string, never bool) {
 	}
 	switch {
 	case konst == 0:
-		return iters, "", true
+		return iters, nil, true
 	case len(factors) == 0 && konst < minForkWork:
-		return iters, "", true
+		return iters, nil, true
 	case len(factors) == 0 || konst >= minForkWork:
-		return iters, "", false
+		return iters, nil, false
 	}
 	need := (minForkWork + konst - 1) / konst
-	return iters, fmt.Sprintf("%s >= %d", strings.Join(factors, " + "), need+int64(len(factors))-1), false
+	var distinct []string
+	for _, f := range factors {
+		if !slices.Contains(distinct, f) {
+			distinct = append(distinct, f)
+		}
+	}
+	if len(distinct) > 2 {
+		return iters, []string{fmt.Sprintf("%s >= %d", strings.Join(factors, " + "), need+int64(len(factors))-1)}, false
+	}
+	r := rootCeil(need, len(factors))
+	for _, f := range distinct {
+		work = append(work, fmt.Sprintf("%s >= %d", f, r))
+	}
+	return iters, work, false
+}
+
+// rootCeil returns the least r ≥ 1 with r^m ≥ n.
+func rootCeil(n int64, m int) int64 {
+	if m == 1 {
+		return max(n, 1)
+	}
+	reaches := func(r int64) bool {
+		p := int64(1)
+		for range m {
+			if p >= (n+r-1)/r {
+				return true // p·r ≥ n already, whatever follows
+			}
+			p *= r
+		}
+		return p >= n
+	}
+	r := int64(1)
+	for !reaches(r) {
+		r++
+	}
+	return r
 }
 
 // firstLoop returns the first loop in ns, looking into guards and blocks.

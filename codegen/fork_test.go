@@ -12,22 +12,33 @@ import (
 // (an if around a parallel and a sequential copy) its estimated work
 // reaches minForkWork: the trip counts of the loop and
 // of the first chain of loops inside it, a constant where the bounds
-// differ by one (a tile's point loop); a product of several counts is
-// tested through their sum, which keeps the condition affine.
+// differ by one (a tile's point loop); a product of counts is tested by
+// asking each distinct count to reach a root, in nested ifs (one affine
+// inequality each).
 func TestForkWork(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		level int // the loop marked, by depth in the first chain
-		want  string
+		want  []string // the if lines, outermost first
 	}{
 		// gemm's j loop inside i: nj iterations of nk.
-		{"gemm", 1, "if ((nj) + (nk) >= 32769) {"},
+		{"gemm", 1, []string{"if ((nj) >= 182) {", "if ((nk) >= 182) {"}},
 		// for (j = i; j < min(n, i + 4); j++): at most 4 iterations, so
 		// the outer loop's trip count times 4.
-		{"minupper", 0, "if ((n) >= 8192) {"},
+		{"minupper", 0, []string{"if ((n) >= 8192) {"}},
+		// A stencil's i loop inside t: (n - 2)² ≥ 32768 from n - 2 ≥ 182.
+		{"square", 1, []string{"if ((n - 2) >= 182) {"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p := casesByName(t, tc.name)
+			var p *ir.Program
+			if tc.name == "square" {
+				p = newProg(t, "tsteps", "n").
+					array("A", ir.FuncParam, "n", "n").
+					stmt("t i j", []int{0, 0, 0, 0}, "0 <= t < tsteps and 1 <= i < n - 1 and 1 <= j < n - 1", "A[i][j] = A[i][j] * 0.5").
+					build()
+			} else {
+				p = casesByName(t, tc.name)
+			}
 			n, err := Build(p)
 			if err != nil {
 				t.Fatal(err)
@@ -41,11 +52,19 @@ func TestForkWork(t *testing.T) {
 			if err := PrintC(&b, p, n, ""); err != nil {
 				t.Fatal(err)
 			}
-			// The loop is printed twice: forking under the condition, and
-			// sequential otherwise (no libgomp call at all).
+			// The loop is printed once forking under the conditions, and
+			// sequential (no libgomp call at all) in the else of each.
 			out := b.String()
-			if !strings.Contains(out, tc.want+"\n") || strings.Count(out, "#pragma omp parallel for if(") != 1 || !strings.Contains(out, "} else {") {
-				t.Errorf("got\n%s\nwant the line\n%s, one omp parallel for with its trip test and an else copy", out, tc.want)
+			at := 0
+			for _, w := range tc.want {
+				i := strings.Index(out[at:], w+"\n")
+				if i < 0 {
+					t.Fatalf("got\n%s\nwant the lines %q in that order", out, tc.want)
+				}
+				at += i + len(w)
+			}
+			if strings.Count(out, "#pragma omp parallel for if(") != 1 || strings.Count(out, "} else {") != len(tc.want) {
+				t.Errorf("got\n%s\nwant one omp parallel for with its trip test and %d else copies", out, len(tc.want))
 			}
 		})
 	}
@@ -61,4 +80,24 @@ func casesByName(t *testing.T, name string) *ir.Program {
 	}
 	t.Fatalf("no test case %s", name)
 	return nil
+}
+
+// TestRootCeil checks that rootCeil's answer r is the least: r^m reaches
+// n and (r-1)^m does not.
+func TestRootCeil(t *testing.T) {
+	pow := func(r int64, m int) int64 {
+		p := int64(1)
+		for range m {
+			p *= r
+		}
+		return p
+	}
+	for _, n := range []int64{1, 2, 7, 8, 9, 1000, 32768, 32769, 1 << 20} {
+		for m := 1; m <= 4; m++ {
+			r := rootCeil(n, m)
+			if pow(r, m) < n || (r > 1 && pow(r-1, m) >= n) {
+				t.Errorf("rootCeil(%d, %d) = %d: %d^%d = %d, (r-1)^%d = %d", n, m, r, r, m, pow(r, m), m, pow(r-1, m))
+			}
+		}
+	}
 }

@@ -364,21 +364,26 @@ func (pr *printer) loop(l *Loop, depth int) {
 			delete(pr.split, l)
 			return
 		}
-		// One affine inequality in the if (nestor reads its output back),
-		// the other in the pragma's clause: work first, since a loop of
-		// one iteration with much work is rare.
-		cond, clause := work, iters
-		if work == "" {
-			cond, clause = iters, ""
+		// One affine inequality per if (nestor reads its output back):
+		// the work tests nest, each with the sequential copy as its else;
+		// the trip test goes in the pragma's clause (a loop of one
+		// iteration with much work is rare).
+		conds, clause := work, iters
+		if len(work) == 0 {
+			conds, clause = []string{iters}, ""
 		}
-		pr.line(depth, "if ("+cond+") {")
-		pr.split[l] = "par"
 		pr.clause[l] = clause
-		pr.loop(l, depth+1)
-		pr.line(depth, "} else {")
+		for i, c := range conds {
+			pr.line(depth+i, "if ("+c+") {")
+		}
+		pr.split[l] = "par"
+		pr.loop(l, depth+len(conds))
 		pr.split[l] = "seq"
-		pr.loop(l, depth+1)
-		pr.line(depth, "}")
+		for i := len(conds) - 1; i >= 0; i-- {
+			pr.line(depth+i, "} else {")
+			pr.loop(l, depth+i+1)
+			pr.line(depth+i, "}")
+		}
 		delete(pr.split, l)
 		delete(pr.clause, l)
 		return
@@ -496,13 +501,10 @@ func (pr *printer) pragmas(l *Loop, depth int) {
 		case pg == "omp parallel for" && l.ForkIf:
 			// Not split (one of an unrolled pair): the tests as a clause.
 			iters, work, never := pr.forkWorkIf(l)
-			switch {
-			case never:
+			if never {
 				pg += " if(0)"
-			case work == "":
-				pg += " if(" + iters + ")"
-			default:
-				pg += " if(" + iters + " && " + work + ")"
+			} else {
+				pg += " if(" + strings.Join(append([]string{iters}, work...), " && ") + ")"
 			}
 		}
 		pr.line(depth, "#pragma "+pg)
