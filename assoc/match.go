@@ -561,34 +561,65 @@ func indexOf(t *Table) *tableIndex {
 		return ix.(*tableIndex)
 	}
 	ix := &tableIndex{table: t, byKey: map[uint64][]*entryIndex{}}
+	// The entries and their per-element counts come from one slice each,
+	// and each key's list is sized by a first count: the index of a big
+	// table is a few allocations (fresh memory is most of its cost).
+	n := 0
+	for i := range t.Entries {
+		if k := len(t.Entries[i].Elems); k > 0 && k <= maxElems {
+			n += k
+		}
+	}
+	eis := make([]entryIndex, 0, len(t.Entries))
+	xcounts, carried := make([]int, n), make([]bool, n)
+	keys := make([]uint64, 0, len(t.Entries))
+	counts := map[uint64]int{}
+	var roots [maxElems]Op
 	for i := range t.Entries {
 		en := &t.Entries[i]
 		n := len(en.Elems)
 		if n == 0 || n > maxElems {
 			continue
 		}
-		ei := &entryIndex{entry: en, xcount: make([]int, n), carried: make([]bool, n)}
-		roots := make([]Op, n)
+		eis = append(eis, entryIndex{entry: en, xcount: xcounts[:n:n], carried: carried[:n:n]})
+		ei := &eis[len(eis)-1]
+		xcounts, carried = xcounts[n:], carried[n:]
 		for p, e := range en.Elems {
 			roots[p] = e.Op
-			e.Walk(func(x *Expr) bool {
-				switch x.Op {
-				case OpX:
-					ei.xcount[p]++
-				case OpK:
-					ei.nk = max(ei.nk, x.Index+1)
-				}
-				return true
-			})
+			countLeaves(e, &ei.xcount[p], &ei.nk)
 			ei.carried[p] = carries(en.Tuple, p)
 		}
 		ix.maxSize = max(ix.maxSize, n)
-		key := rootKey(roots)
-		ix.byKey[key] = append(ix.byKey[key], ei)
-		ix.all = append(ix.all, ei)
+		key := rootKey(roots[:n])
+		keys = append(keys, key)
+		counts[key]++
+	}
+	ix.all = make([]*entryIndex, len(eis))
+	for i := range eis {
+		ei := &eis[i]
+		ix.all[i] = ei
+		list := ix.byKey[keys[i]]
+		if list == nil {
+			list = make([]*entryIndex, 0, counts[keys[i]])
+		}
+		ix.byKey[keys[i]] = append(list, ei)
 	}
 	v, _ := tableIndexes.LoadOrStore(t, ix)
 	return v.(*tableIndex)
+}
+
+// countLeaves adds e's x leaves to xs and raises nk above the index of
+// each k it reads.
+func countLeaves(e *Expr, xs, nk *int) {
+	switch e.Op {
+	case OpX:
+		*xs++
+	case OpK:
+		*nk = max(*nk, e.Index+1)
+	}
+	for _, a := range e.Args {
+		countLeaves(a, xs, nk)
+	}
 }
 
 // patterns returns the patterns of ei's elements, building them once.
@@ -619,6 +650,9 @@ func rootKey(roots []Op) uint64 {
 // carries reports whether element p of tp only carries values (see
 // entryIndex.carried).
 func carries(tp Tuple, p int) bool {
+	if op := tp.Elems[p].Op; op != OpSelect && op != OpX && op != OpY {
+		return false // the common case, without the closures below
+	}
 	var branches func(e *Expr) bool
 	branches = func(e *Expr) bool {
 		switch e.Op {

@@ -246,18 +246,10 @@ func congruence(c ir.Constraint, divs []ir.Div) (num ir.Aff, den int64, ok bool)
 }
 
 // build returns the nodes executing sts, which share their first k loops,
-// in the order of their Beta[k].
+// in the order of their children there.
 func build(sts []*stmtInfo, k int) []Node {
-	sts = slices.Clone(sts)
-	slices.SortStableFunc(sts, func(a, b *stmtInfo) int { return a.s.Beta[k] - b.s.Beta[k] })
 	var out []Node
-	for len(sts) > 0 {
-		n := 1
-		for n < len(sts) && sts[n].s.Beta[k] == sts[0].s.Beta[k] {
-			n++
-		}
-		g := sts[:n]
-		sts = sts[n:]
+	for _, g := range ir.Children(sts, func(st *stmtInfo) *ir.Stmt { return st.s }, k) {
 		if parts := separate(g, k); parts != nil {
 			for _, part := range parts {
 				out = append(out, shared(part, k))

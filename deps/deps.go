@@ -154,7 +154,7 @@ func AnalyzeWork(p *ir.Program, budget int64) (*Graph, error) {
 						continue // the two accesses never touch the same element
 					}
 					for depth := 1; depth <= b.common+1; depth++ {
-						if depth == b.common+1 && !(s.Beta[b.common] < t.Beta[b.common]) {
+						if depth == b.common+1 && !ir.Precedes(s, t, b.common) {
 							continue // same statement, or T runs first in the common body
 						}
 						e, err := b.edge(pair, depth)
@@ -293,9 +293,7 @@ func newBuilder(p *ir.Program, s, t *ir.Stmt) *builder {
 	ls, lt := len(s.Domain.Divs), len(t.Domain.Divs)
 	b.offT, b.offLS = ds, ds+dt
 	b.offLT, b.nd = ds+dt+ls, ds+dt+ls+lt
-	for b.common < ds && b.common < dt && s.Beta[b.common] == t.Beta[b.common] {
-		b.common++
-	}
+	b.common = ir.CommonLoops(s, t)
 	b.space = poly.Space{Params: ir.ParamNames(p), Dims: dimNames(s, t)}
 	b.base = append(b.base, b.domain(s, 0, b.offLS)...)
 	b.base = append(b.base, b.domain(t, b.offT, b.offLT)...)

@@ -116,8 +116,7 @@ func kills(s *ir.Stmt, a int) bool {
 // inside reports whether s lies in the loops around statement w (after
 // it, when s comes later in textual order).
 func inside(s, w *ir.Stmt) bool {
-	d := w.Depth()
-	return s.Depth() >= d && slices.Equal(s.Beta[:d], w.Beta[:d])
+	return s.In(w.Path(w.Depth() - 1))
 }
 
 // mentions returns the statements with an access to array a, in textual

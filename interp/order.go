@@ -22,15 +22,10 @@ func Instances(p *ir.Program, params []int64, f func(stmt int, iter []int64) err
 		w.bounds = append(w.bounds, boundCons(s))
 	}
 	w.iter = make([]int64, depth)
-	// Lexicographic order of the beta vectors puts the statements of every
-	// loop next to each other, children in the order of their positions.
 	order := make([]int, len(p.Stmts))
 	for k := range order {
 		order[k] = k
 	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		return slices.Compare(p.Stmts[a].Beta, p.Stmts[b].Beta)
-	})
 	return w.walk(0, order)
 }
 
@@ -57,20 +52,13 @@ type walker struct {
 }
 
 // walk runs the children at depth k of the loop whose statements are
-// stmts (sorted by beta), with the outer counters iter[:k] set. The
-// children are the runs of stmts with equal Beta[k]: a statement of depth
-// k, or the loop k that the run's statements share.
+// stmts, with the outer counters iter[:k] set: each a statement of depth
+// k, or the loop k that its statements share.
 func (w *walker) walk(k int, stmts []int) error {
-	for len(stmts) > 0 {
-		n := 1
-		for n < len(stmts) && w.p.Stmts[stmts[n]].Beta[k] == w.p.Stmts[stmts[0]].Beta[k] {
-			n++
-		}
-		run := stmts[:n]
-		stmts = stmts[n:]
+	for _, run := range ir.Children(stmts, func(st int) *ir.Stmt { return w.p.Stmts[st] }, k) {
 		if s := w.p.Stmts[run[0]]; s.Depth() == k {
-			if n > 1 {
-				return fmt.Errorf("interp: stmt %s and a loop share position %v", s.Name, s.Beta[:k+1])
+			if len(run) > 1 {
+				return fmt.Errorf("interp: stmt %s and a loop share position %v", s.Name, s.Path(k))
 			}
 			if err := w.leaf(run[0]); err != nil {
 				return err

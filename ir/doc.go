@@ -21,6 +21,10 @@
 // enclosing loop (or of the region for k = 0), and Dir[k] is +1 for a loop
 // whose counter increases and -1 for one that decreases. Instances execute
 // in the lexicographic order of these vectors; [Program.Less] compares them.
+// The vectors describe a tree of loops (statements sharing a prefix share
+// those loops); passes read it through loops.go ([Children],
+// [Program.ChildrenOf], [Stmt.In], [SameLoops], [CommonLoops]), never by
+// comparing Beta prefixes themselves.
 //
 // # Invariants
 //

@@ -89,7 +89,7 @@ type run struct {
 func findRun(p *ir.Program) (run, bool) {
 	seen := map[string]bool{}
 	for _, s := range p.Stmts {
-		parent := s.Beta[:s.Depth()]
+		parent := s.Path(s.Depth() - 1)
 		key := fmt.Sprint(parent)
 		if seen[key] {
 			continue
@@ -102,31 +102,13 @@ func findRun(p *ir.Program) (run, bool) {
 	return run{}, false
 }
 
-// children returns the children of the loop (or region) with beta prefix
-// parent, in order: the index of the statement for a statement child,
-// -1 for a loop.
+// children returns the children of the loop (or region) named by parent,
+// in order: the index of the statement for a statement child, -1 for a
+// loop.
 func children(p *ir.Program, parent []int) []int {
-	d := len(parent)
-	type child struct{ pos, stmt int }
-	var cs []child
-	for k, s := range p.Stmts {
-		if s.Depth() < d || !slices.Equal(s.Beta[:d], parent) {
-			continue
-		}
-		stmt := -1
-		if s.Depth() == d {
-			stmt = k
-		}
-		if i := slices.IndexFunc(cs, func(c child) bool { return c.pos == s.Beta[d] }); i >= 0 {
-			cs[i].stmt = -1 // a loop (ir.Check forbids a statement and a loop at one position)
-			continue
-		}
-		cs = append(cs, child{s.Beta[d], stmt})
-	}
-	slices.SortFunc(cs, func(a, b child) int { return a.pos - b.pos })
-	out := make([]int, len(cs))
-	for k, c := range cs {
-		out[k] = c.stmt
+	var out []int
+	for _, c := range p.ChildrenOf(parent) {
+		out = append(out, c.Stmt)
 	}
 	return out
 }
@@ -192,11 +174,10 @@ func copies(fs []*form, period int) int {
 
 // apply replaces run r of p by its loop and returns its description.
 func apply(p *ir.Program, r run) Group {
-	d := len(r.parent)
 	first := p.Stmts[r.stmts[0]]
-	pos := first.Beta[d]
+	pos := first.PosIn(r.parent)
 	iter := counterName(p, first)
-	g := Group{Pos: first.Pos, Iter: iter, Count: r.count, Beta: append(slices.Clone(r.parent), pos)}
+	g := Group{Pos: first.Pos, Iter: iter, Count: r.count, Beta: ir.Place(r.parent, pos)}
 	for _, k := range r.stmts {
 		g.Stmts = append(g.Stmts, p.Stmts[k].Name)
 	}
@@ -207,13 +188,13 @@ func apply(p *ir.Program, r run) Group {
 			class[u] = r.forms[u*r.period+t]
 		}
 		prog, _ := follow(class)
-		beta := append(slices.Clone(g.Beta), t)
+		beta := ir.Place(g.Beta, t)
 		rolled[t] = roll(p, p.Stmts[r.stmts[t]], iter, int64(r.count), beta, prog.rs, prog.fl)
 		g.Body = append(g.Body, rolled[t].Name)
 	}
 	// The siblings after the run move up: the loop takes one position
 	// where the run took count·period.
-	last := p.Stmts[r.stmts[len(r.stmts)-1]].Beta[d]
+	last := p.Stmts[r.stmts[len(r.stmts)-1]].PosIn(r.parent)
 	shift := len(r.stmts) - 1
 	gone := map[int]bool{}
 	for _, k := range r.stmts {
@@ -225,11 +206,8 @@ func apply(p *ir.Program, r run) Group {
 		case k == r.stmts[0]:
 			out = append(out, rolled...)
 		case gone[k]:
-		case s.Depth() >= d && slices.Equal(s.Beta[:d], r.parent) && s.Beta[d] > last:
-			c := *s
-			c.Beta = slices.Clone(s.Beta)
-			c.Beta[d] -= shift
-			out = append(out, &c)
+		case s.In(r.parent) && s.PosIn(r.parent) > last:
+			out = append(out, s.Moved(r.parent, -shift))
 		default:
 			out = append(out, s)
 		}

@@ -34,10 +34,10 @@ type Reject struct {
 	Why   string
 }
 
-// loopKey identifies a loop: its level and the Beta prefix of its
-// statements.
+// loopKey identifies the loop at depth level around s: its path and
+// counters.
 func loopKey(s *ir.Stmt, level int) string {
-	return fmt.Sprint(level, s.Beta[:level+1], s.Iters[:level+1])
+	return fmt.Sprint(s.Path(level), s.Iters[:level+1])
 }
 
 // Find returns the reduction loops of p, and the loops that carry a
@@ -151,7 +151,7 @@ func analyze(p *ir.Program, level int, group []int) (*Loop, string) {
 		return nil, ""
 	}
 	for _, s := range stmts {
-		if !slices.Equal(s.Beta[:len(s.Beta)-1], first.Beta[:len(first.Beta)-1]) {
+		if s.Depth() != first.Depth() || !ir.SameLoops(s, first, s.Depth()) {
 			return nil, "its statements are in different loops"
 		}
 		if !slices.Equal(s.Iters, first.Iters) || !slices.Equal(s.Dir, first.Dir) || !sameDomain(s.Domain, first.Domain) {

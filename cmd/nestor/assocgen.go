@@ -32,9 +32,10 @@ proved and added unless --hand=false.
 
 The table is written to FILE (standard output without -o), in the format
 that assoc.LoadTable reads, with the command that regenerates it at the
-top. Progress goes to standard error; the statistics per number of
-leaves (candidates, passed random, non-decomposable, proved, time) are
-printed at the end. Z3 outcomes are journaled in FILE.journal as they
+top; a FILE ending in .txt gets its packed form beside it (.bin, what
+nestor loads: assoc/tablebin.go). Progress goes to standard error; the
+statistics per number of leaves (candidates, passed random,
+non-decomposable, proved, time) are printed at the end. Z3 outcomes are journaled in FILE.journal as they
 come: after an interruption, run the same command with --resume to
 continue. Needs z3 (Debian's package z3).`,
 	setup: func(fs *flag.FlagSet) runFunc {
@@ -189,7 +190,7 @@ continue. Needs z3 (Debian's package z3).`,
 				_, err := out.Write(buf.Bytes())
 				return err
 			}
-			if err := os.WriteFile(*outFile, buf.Bytes(), 0o644); err != nil {
+			if err := writeTable(*outFile, buf.Bytes(), tb); err != nil {
 				return err
 			}
 			for _, j := range journals {
@@ -264,12 +265,31 @@ func addHandPrimitives(out io.Writer, t assoc.Type, file string, timeout time.Du
 	if err := tb.Write(&buf, comments...); err != nil {
 		return err
 	}
-	if err := os.WriteFile(file, buf.Bytes(), 0o644); err != nil {
+	if err := writeTable(file, buf.Bytes(), tb); err != nil {
 		return err
 	}
 	fmt.Fprintf(out, "%s: %d hand primitives added (%s) in %v; %d entries\n", file, len(names), strings.Join(names, ", "),
 		time.Since(start).Round(time.Millisecond), len(tb.Entries))
 	return nil
+}
+
+// writeTable writes a table's text to file and, when file is a .txt,
+// its packed form beside it (file.bin: what a process loads, see
+// assoc/tablebin.go), so that a shipped table regenerated in place stays
+// in step with its packing.
+func writeTable(file string, text []byte, tb *assoc.Table) error {
+	if err := os.WriteFile(file, text, 0o644); err != nil {
+		return err
+	}
+	base, ok := strings.CutSuffix(file, ".txt")
+	if !ok {
+		return nil
+	}
+	packed, err := tb.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(base+".bin", packed, 0o644)
 }
 
 // parseOpsFlag reads --ops: "" for the default set, "all", or a list.
