@@ -22,7 +22,7 @@ import "slices"
 // post-dominator subtree within depth d, and u_d(x) is that part's
 // weight. Nodes with equal h_d form a bucket; buckets are taken in
 // decreasing order of (|B|-1)·u_d, each set of roots once, and the first
-// maxConeVerify are anti-unified whole.
+// maxConeVerify (maxConeVerifyBatch in batches) are anti-unified whole.
 //
 // # Anti-unification of DAG cones
 //
@@ -44,6 +44,17 @@ import "slices"
 // one parameter), and the pass checks it (checkMatch) before it
 // outlines. A bucket is anti-unified whole: one instance that differs
 // shrinks the pattern (the pairwise table finds subsets, where it runs).
+//
+// # Batches
+//
+// In a function too large for the table, the pass outlines many sets per
+// analysis, whose nodes must be disjoint (disjointSets). Sets overlap:
+// a 3-node shape with 50 roots often has one root inside each copy of a
+// 12-node motif. Taken greedily by saving and dropped on any overlap,
+// the small pattern would pre-empt the motif for good; so a set that
+// meets nodes taken before is trimmed of the instances that do, and a
+// larger pattern that overlaps the next set goes before it when that
+// saves more in the two together.
 
 // Limits of the cone miner.
 const (
@@ -52,10 +63,13 @@ const (
 	// maxConeNodes bounds the nodes of one cone under verification.
 	maxConeNodes = 512
 	// maxConeVerify bounds the buckets verified per iteration, and
-	// maxConeVerifyBatch when the pass outlines every disjoint set it
-	// verified (large functions, where the table does not run).
+	// maxConeVerifyBatch when the pass outlines a batch of disjoint sets
+	// (large functions, where the table does not run): there the few
+	// copies of a motif rank below hundreds of buckets of small shapes
+	// with many roots (a 9-node motif with 12 copies in 100,000 nodes
+	// ranks about 300th of 1,100), so nearly all are verified.
 	maxConeVerify      = 256
-	maxConeVerifyBatch = 256
+	maxConeVerifyBatch = 4096
 	// maxPairedRoots bounds the buckets whose roots are anti-unified in
 	// pairs with a reference to find subsets (subsets), and
 	// maxThresholds the subsets tried per reference.
@@ -123,6 +137,12 @@ type coneBucket struct {
 	depth int
 	roots []int32
 	bound int64 // (len(roots)-1)·u_depth
+}
+
+// A scored set is a verified instance set and what it saves.
+type scored struct {
+	m *Match
+	s int64
 }
 
 // coneChoice returns the verified instance sets of the analysed function
@@ -205,12 +225,7 @@ func (a *analysis) coneChoice(opt Options, best int64, rep *Report, work *int64,
 		}
 	}
 	slices.SortStableFunc(cands, func(x, y cand) int { return cmp64(y.est, x.est) })
-	type scored struct {
-		m *Match
-		s int64
-	}
 	var found []scored
-	takenRoot := map[int32]bool{}
 	// A set whose estimate does not beat the best may still do once
 	// grown (grow): up to maxGrowTries such sets are verified, while
 	// their estimate is at least a quarter of the best.
@@ -225,9 +240,6 @@ func (a *analysis) coneChoice(opt Options, best int64, rep *Report, work *int64,
 			}
 			tries++
 		}
-		if batch && slices.ContainsFunc(c.roots, func(r int32) bool { return takenRoot[r] }) {
-			continue
-		}
 		m := a.dagMatch(c.roots, st, work)
 		if m == nil {
 			continue
@@ -235,17 +247,13 @@ func (a *analysis) coneChoice(opt Options, best int64, rep *Report, work *int64,
 		rep.Verified++
 		if m.Size >= int(minK) && growWork < growBudget {
 			w0 := *work
-			m = a.grow(m, opt.Objective, st, takenRoot, work)
+			m = a.grow(m, opt.Objective, st, nil, work)
 			growWork += *work - w0
 		}
 		if s := m.Saved(opt.Objective); m.Size >= int(minK) && s > best {
 			found = append(found, scored{m, s})
 			if !batch {
 				best = s
-			} else {
-				for _, in := range m.Instances {
-					takenRoot[a.index[in.Root]] = true
-				}
 			}
 		}
 	}
@@ -256,27 +264,123 @@ func (a *analysis) coneChoice(opt Options, best int64, rep *Report, work *int64,
 		}
 		return []*Match{found[0].m}
 	}
-	// Disjoint sets, best first.
-	taken := map[*Node]bool{}
-	var ms []*Match
-	for _, f := range found {
-		clash := false
-		for _, in := range f.m.Instances {
+	return a.disjointSets(found, opt, st, work)
+}
+
+// disjointSets chooses, among the verified sets found (best first), sets
+// whose nodes are disjoint, for one batch. Taking the best set whole and
+// dropping every set that shares a node with it would let a small
+// pattern with many instances, one of them inside each copy of a larger
+// motif, pre-empt the motif for good: once the small pattern is
+// outlined, no copy is whole. So a set that shares nodes with those
+// taken before it is trimmed instead (trim: it loses the instances that
+// clash), and before a set S is taken, each larger pattern T that
+// clashes with it is weighed: T goes first when T's saving plus S's
+// without the instances that clash with T exceeds S's saving plus T's
+// without those that clash with S (savings scaled by the instances
+// kept, (n'-1)/(n-1): the sets are trimmed exactly when taken).
+func (a *analysis) disjointSets(found []scored, opt Options, st *stepper, work *int64) []*Match {
+	type place struct{ set, inst int32 }
+	owners := map[*Node][]place{}
+	for i, f := range found {
+		for j, in := range f.m.Instances {
 			for _, x := range in.Nodes {
-				clash = clash || taken[x]
+				owners[x] = append(owners[x], place{int32(i), int32(j)})
 			}
 		}
-		if clash {
-			continue
+	}
+	// scaled is what set i saves with n of its instances.
+	scaled := func(i, n int) int64 {
+		if n < 2 {
+			return 0
 		}
-		for _, in := range f.m.Instances {
+		return found[i].s * int64(n-1) / int64(len(found[i].m.Instances)-1)
+	}
+	taken := map[*Node]bool{}
+	done := make([]bool, len(found))
+	var ms []*Match
+	take := func(i int) {
+		done[i] = true
+		m := a.trim(found[i].m, taken, opt, st, work)
+		if m == nil {
+			return
+		}
+		for _, in := range m.Instances {
 			for _, x := range in.Nodes {
 				taken[x] = true
 			}
 		}
-		ms = append(ms, f.m)
+		ms = append(ms, m)
+	}
+	for i, f := range found {
+		if done[i] {
+			continue
+		}
+		// The instances of i and of each larger live set that clash.
+		mine := map[int32]map[int32]bool{}   // set -> instances of i it clashes with
+		theirs := map[int32]map[int32]bool{} // set -> its instances that clash with i
+		for j, in := range f.m.Instances {
+			for _, x := range in.Nodes {
+				for _, o := range owners[x] {
+					if done[o.set] || found[o.set].m.Size <= f.m.Size {
+						continue
+					}
+					if mine[o.set] == nil {
+						mine[o.set], theirs[o.set] = map[int32]bool{}, map[int32]bool{}
+					}
+					mine[o.set][int32(j)] = true
+					theirs[o.set][o.inst] = true
+				}
+			}
+		}
+		rivals := make([]int32, 0, len(mine))
+		for t := range mine {
+			rivals = append(rivals, t)
+		}
+		slices.SortFunc(rivals, func(x, y int32) int {
+			if d := found[y].m.Size - found[x].m.Size; d != 0 {
+				return d
+			}
+			return int(x - y)
+		})
+		n := len(f.m.Instances)
+		for _, t := range rivals {
+			nt := len(found[t].m.Instances)
+			first := scaled(int(t), nt) + scaled(i, n-len(mine[t]))
+			after := scaled(i, n) + scaled(int(t), nt-len(theirs[t]))
+			if first > after {
+				take(int(t))
+			}
+		}
+		take(i)
 	}
 	return ms
+}
+
+// trim returns m without the instances that hold a node of taken: the
+// roots of the others anti-unified again (the pattern of fewer instances
+// may be larger, so it may meet taken nodes anew, and is trimmed again),
+// or nil when fewer than two instances, or too small a pattern, remain.
+func (a *analysis) trim(m *Match, taken map[*Node]bool, opt Options, st *stepper, work *int64) *Match {
+	for m != nil {
+		var roots []int32
+		for _, in := range m.Instances {
+			if !slices.ContainsFunc(in.Nodes, func(x *Node) bool { return taken[x] }) {
+				roots = append(roots, a.index[in.Root])
+			}
+		}
+		if len(roots) == len(m.Instances) {
+			break
+		}
+		if len(roots) < 2 {
+			return nil
+		}
+		m = a.dagMatch(roots, st, work)
+	}
+	if m == nil || m.Size < opt.minSize() || m.Saved(opt.Objective) <= 0 {
+		return nil
+	}
+	return m
 }
 
 // subsets returns the root sets of bucket roots worth anti-unifying:

@@ -33,8 +33,12 @@
 //     (grow: a copy with a private input hashes apart); its best set
 //     competes with the table's. Where the pairs of equal-key nodes
 //     exceed maxTablePairs the table is not built: the miner alone
-//     proposes, and every disjoint set it verified is outlined in one
-//     pass over the function (a batch); the pass stops when a batch
+//     proposes, and the sets it verified are outlined together in one
+//     pass over the function (a batch: disjointSets trims a set of the
+//     instances that overlap sets taken before it, and lets a larger
+//     pattern go before a smaller one it overlaps when that saves more
+//     in the two, so that small patterns with many instances do not
+//     pre-empt a larger motif); the pass stops when a batch
 //     saves less than 1/minBatchGain of the cost (Report.Diminished).
 //   - outline.go: the best set becomes a function outlined_N
 //     (Function.Outlined), each instance an invoke of it; under Nodes, a
@@ -127,10 +131,10 @@
 // and subsets by pair size with the first roots of the commonest deeper
 // shapes and the first root as references), in the orientation of
 // commutative operands (by operand keys, then membership of the
-// instance's cone, number of uses and shape) and in the batches of large functions (disjoint
-// sets outlined together, best first, without
-// re-analysis between them), and in the nodes grow scans (a work budget
-// per iteration, best sets first).
+// instance's cone, number of uses and shape) and in the batches of large
+// functions (disjoint sets outlined together without re-analysis between
+// them, in an order decided pair by pair, overlaps trimmed), and in the
+// nodes grow scans (a work budget per iteration, best sets first).
 //
 // Not done: matching modulo associativity; in the table's sets, a node
 // whose uses reach its post-dominator through another node's cone

@@ -193,7 +193,7 @@ func TestPlantedLarge(t *testing.T) {
 	if os.Getenv("NESTOR_PLANTED_LARGE") == "" {
 		t.Skip("NESTOR_PLANTED_LARGE not set")
 	}
-	const minWhole, minSaving = 0.5, 0.95
+	const minWhole, minSaving = 0.75, 0.95
 	var specs []PlantSpec
 	for _, n := range []int{10000, 30000, 100000} {
 		specs = append(specs, plantedSpecs(n, 6)...)
