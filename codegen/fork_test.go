@@ -18,7 +18,7 @@ import (
 func TestForkWork(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
-		level int // the loop marked, by depth in the first chain
+		level int      // the loop marked, by depth in the first chain
 		want  []string // the if lines, outermost first
 	}{
 		// gemm's j loop inside i: nj iterations of nk.

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"nestor/ir"
+	"nestor/irpoly"
 	"nestor/poly"
 )
 
@@ -360,25 +361,13 @@ func boundRows(bs []Bound, k int, lower bool, depth, np int) []poly.Constraint {
 	return out
 }
 
-func space(depth, np int) poly.Space {
-	sp := poly.Space{Dims: make([]string, depth), Params: make([]string, np)}
-	for k := range sp.Dims {
-		sp.Dims[k] = "c" + string(rune('0'+k%10)) + string(rune('a'+k/10))
-	}
-	for k := range sp.Params {
-		sp.Params[k] = "p" + string(rune('0'+k%10)) + string(rune('a'+k/10))
-	}
-	return sp
-}
+func space(depth, np int) poly.Space { return irpoly.Anonymous(depth, np) }
 
 // toPoly converts an affine form over the counters and parameters to a
-// poly row over (depth counters, np parameters, 1).
+// poly row over (depth counters, np parameters, 1); locals are left out.
 func toPoly(a ir.Aff, eq bool, depth, np int) poly.Constraint {
-	coef := make([]int64, depth+np+1)
-	copy(coef, a.Iter)
-	copy(coef[depth:], a.Param)
-	coef[depth+np] = a.Const
-	return poly.Constraint{Eq: eq, Coef: coef}
+	a.Local = nil
+	return poly.Constraint{Eq: eq, Coef: irpoly.Layout{Dims: depth, Params: np}.Row(a, 0, depth)}
 }
 
 // nonEmpty reports whether the known constraints imply that loop l runs

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"nestor/ir"
+	"nestor/irpoly"
 	"nestor/poly"
 )
 
@@ -282,6 +283,7 @@ type builder struct {
 	space       poly.Space
 	offT, offLS int // first t counter, first s local
 	offLT, nd   int // first t local, number of dims
+	rows        irpoly.Layout
 	common      int
 	base        []poly.Constraint // domains, local definitions, context
 	work        *poly.Work        // shared by every query of the analysis
@@ -295,11 +297,10 @@ func newBuilder(p *ir.Program, s, t *ir.Stmt) *builder {
 	b.offLT, b.nd = ds+dt+ls, ds+dt+ls+lt
 	b.common = ir.CommonLoops(s, t)
 	b.space = poly.Space{Params: ir.ParamNames(p), Dims: dimNames(s, t)}
-	b.base = append(b.base, b.domain(s, 0, b.offLS)...)
-	b.base = append(b.base, b.domain(t, b.offT, b.offLT)...)
-	for _, c := range p.Context {
-		b.base = append(b.base, poly.Constraint{Eq: c.Eq, Coef: b.row(c.Aff, 0, 0)})
-	}
+	b.rows = irpoly.Of(p, b.nd)
+	b.base = append(b.base, b.rows.Domain(s.Domain, 0, b.offLS)...)
+	b.base = append(b.base, b.rows.Domain(t.Domain, b.offT, b.offLT)...)
+	b.base = append(b.base, b.rows.Cons(p.Context, 0, 0)...)
 	return b
 }
 
@@ -320,46 +321,14 @@ func dimNames(s, t *ir.Stmt) []string {
 	return names
 }
 
-// row returns the coefficients of a, an affine form of a statement whose
-// counters start at dim offIter and locals at dim offLocal.
-func (b *builder) row(a ir.Aff, offIter, offLocal int) []int64 {
-	np := len(b.p.Params)
-	r := make([]int64, b.nd+np+1)
-	copy(r[offIter:], a.Iter)
-	copy(r[offLocal:], a.Local)
-	copy(r[b.nd:], a.Param)
-	r[b.nd+np] = a.Const
-	return r
-}
-
-// domain returns the constraints of st's domain, its locals q defined by
-// den·q ≤ num ≤ den·q + den − 1.
-func (b *builder) domain(st *ir.Stmt, offIter, offLocal int) []poly.Constraint {
-	var cs []poly.Constraint
-	for _, c := range st.Domain.Cons {
-		cs = append(cs, poly.Constraint{Eq: c.Eq, Coef: b.row(c.Aff, offIter, offLocal)})
-	}
-	for l, d := range st.Domain.Divs {
-		lo := b.row(d.Num, offIter, offLocal) // num − den·q ≥ 0
-		lo[offLocal+l] -= d.Den
-		hi := make([]int64, len(lo)) // den·q + den − 1 − num ≥ 0
-		for k := range lo {
-			hi[k] = -lo[k]
-		}
-		hi[len(hi)-1] += d.Den - 1
-		cs = append(cs, poly.Constraint{Coef: lo}, poly.Constraint{Coef: hi})
-	}
-	return cs
-}
-
 // pair returns the system of both domains and the equality of the
 // subscripts of a (of s) and c (of t), and whether it has an integer point:
 // when it has none, no depth can have one, and one query saves c+1.
 func (b *builder) pair(a, c *ir.Access) ([]poly.Constraint, bool, error) {
 	cs := append([]poly.Constraint(nil), b.base...)
 	for k := range a.Index {
-		r := b.row(a.Index[k], 0, b.offLS)
-		rt := b.row(c.Index[k], b.offT, b.offLT)
+		r := b.rows.Row(a.Index[k], 0, b.offLS)
+		rt := b.rows.Row(c.Index[k], b.offT, b.offLT)
 		for j := range r {
 			r[j] -= rt[j]
 		}

@@ -6,6 +6,7 @@ import (
 
 	"nestor/deps"
 	"nestor/ir"
+	"nestor/irpoly"
 	"nestor/poly"
 )
 
@@ -161,37 +162,14 @@ func implies(p *ir.Program, s, w *ir.Stmt) (bool, error) {
 // domainRows returns the space of s's counters, its locals and the
 // parameters, and the rows of its domain and of the context.
 func domainRows(p *ir.Program, s *ir.Stmt) (poly.Space, []poly.Constraint) {
-	np := len(p.Params)
-	dims := slices.Clone(s.Iters)
-	for k := range s.Domain.Divs {
-		dims = append(dims, fmt.Sprintf("q%d", k))
-	}
-	var cs []poly.Constraint
-	for _, c := range s.Domain.Cons {
-		cs = append(cs, poly.Constraint{Eq: c.Eq, Coef: row(c.Aff, s, np)})
-	}
-	for l, dv := range s.Domain.Divs { // den·q ≤ num ≤ den·q + den − 1
-		lo := row(dv.Num, s, np)
-		lo[s.Depth()+l] -= dv.Den
-		hi := negate(lo, dv.Den-1)
-		cs = append(cs, poly.Constraint{Coef: lo}, poly.Constraint{Coef: hi})
-	}
-	for _, c := range p.Context {
-		cs = append(cs, poly.Constraint{Eq: c.Eq, Coef: row(c.Aff, s, np)})
-	}
-	return poly.Space{Dims: dims, Params: ir.ParamNames(p)}, cs
+	sp, _, rows := irpoly.Stmt(p, s)
+	return sp, rows
 }
 
 // row lays form a out over (s's counters, s's locals, parameters, 1); a
 // may have fewer counters than s (those of an enclosing statement).
 func row(a ir.Aff, s *ir.Stmt, np int) []int64 {
-	d, nl := s.Depth(), len(s.Domain.Divs)
-	r := make([]int64, d+nl+np+1)
-	copy(r, a.Iter)
-	copy(r[d:], a.Local)
-	copy(r[d+nl:], a.Param)
-	r[len(r)-1] = a.Const
-	return r
+	return irpoly.Layout{Dims: s.Depth() + len(s.Domain.Divs), Params: np}.Row(a, 0, s.Depth())
 }
 
 // negate returns −r with c added to the constant.

@@ -7,6 +7,7 @@ import (
 
 	"nestor/deps"
 	"nestor/ir"
+	"nestor/irpoly"
 	"nestor/poly"
 )
 
@@ -413,19 +414,8 @@ func unimodularInverse(M [][]int64) ([][]int64, error) {
 // code generator finds bounds for every loop from the constraints whose
 // innermost counter it is.
 func withProjections(cons []ir.Constraint, m, np int) ([]ir.Constraint, error) {
-	dims := make([]string, m)
-	for k := range dims {
-		dims[k] = fmt.Sprintf("x%d", k)
-	}
-	params := make([]string, np)
-	for k := range params {
-		params[k] = fmt.Sprintf("p%d", k)
-	}
-	rows := make([]poly.Constraint, len(cons))
-	for k, c := range cons {
-		rows[k] = poly.Constraint{Eq: c.Eq, Coef: append(append(append([]int64(nil), c.Iter...), c.Param...), c.Const)}
-	}
-	set, err := poly.NewSet(poly.Space{Params: params, Dims: dims}, rows...)
+	rows := irpoly.Layout{Dims: m, Params: np}.Cons(cons, 0, m)
+	set, err := poly.NewSet(irpoly.Anonymous(m, np), rows...)
 	if err != nil {
 		return nil, err
 	}
