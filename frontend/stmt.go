@@ -210,7 +210,7 @@ func (b *builder) iteration(n *cc.IterationStatement) {
 		lb = &bound{aff: a, den: 1}
 	}
 	var value *ir.Aff
-	if okLB && init != nil && abs64(step) > 1 && dividedInSubscript(n.Statement, counter) {
+	if okLB && init != nil && ir.Abs(step) > 1 && dividedInSubscript(n.Statement, counter) {
 		value = b.normalize(lb, depth, step)
 	}
 	if value != nil {
@@ -245,7 +245,7 @@ func (b *builder) iteration(n *cc.IterationStatement) {
 			b.unsupported(init, "lower bound %s of %s is %s", source(init), name, why)
 		}
 		b.cons = append(b.cons, cons...)
-		if s := abs64(step); s > 1 && why == "" {
+		if s := ir.Abs(step); s > 1 && why == "" {
 			b.stride(init, lb, depth, dir, s)
 		}
 	}
@@ -262,20 +262,13 @@ func (b *builder) iteration(n *cc.IterationStatement) {
 		}
 		b.cons = append(b.cons, cond...)
 		if okLB && value == nil {
-			final, finalWhy = b.finalValue(lb, cond, depth, dir, abs64(step), nd)
+			final, finalWhy = b.finalValue(lb, cond, depth, dir, ir.Abs(step), nd)
 		}
 	}
 	if !declaredIn(counter, n) && !b.declared[counter] && !slices.Contains(b.prog.Vars, name) {
 		b.prog.Vars = append(b.prog.Vars, name)
 	}
 	b.stmt(n.Statement)
-}
-
-func abs64(x int64) int64 {
-	if x < 0 {
-		return -x
-	}
-	return x
 }
 
 // declaredIn reports whether the counter is declared by the loop itself.
