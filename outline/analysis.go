@@ -25,8 +25,11 @@ const sink = -1
 // the caller and so may have no other uses; the anti-unifier is built cone
 // by cone along this tree (antiunify.go).
 type analysis struct {
-	f     *Function
-	obj   Objective
+	f   *Function
+	obj Objective
+	// reuse, under Area, prices sets whose pattern is the body of a
+	// function outlined before (saving); nil elsewhere.
+	reuse *reuser
 	nodes []*Node
 	index map[*Node]int32
 

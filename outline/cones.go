@@ -250,7 +250,7 @@ func (a *analysis) coneChoice(opt Options, best int64, rep *Report, work *int64,
 			m = a.grow(m, opt.Objective, st, nil, work)
 			growWork += *work - w0
 		}
-		if s := m.Saved(opt.Objective); m.Size >= int(minK) && s > best {
+		if s := a.saving(m); m.Size >= int(minK) && s > best {
 			found = append(found, scored{m, s})
 			if !batch {
 				best = s
@@ -377,7 +377,7 @@ func (a *analysis) trim(m *Match, taken map[*Node]bool, opt Options, st *stepper
 		}
 		m = a.dagMatch(roots, st, work)
 	}
-	if m == nil || m.Size < opt.minSize() || m.Saved(opt.Objective) <= 0 {
+	if m == nil || m.Size < opt.minSize() || a.saving(m) <= 0 {
 		return nil
 	}
 	return m
@@ -496,7 +496,7 @@ func (a *analysis) grow(m *Match, obj Objective, st *stepper, taken map[int32]bo
 	if added == 0 {
 		return m
 	}
-	if g := a.dagMatch(roots, st, work); g != nil && g.Saved(obj) > m.Saved(obj) {
+	if g := a.dagMatch(roots, st, work); g != nil && a.saving(g) > a.saving(m) {
 		return g
 	}
 	return m

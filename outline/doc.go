@@ -44,9 +44,11 @@
 //     (Function.Outlined), each instance an invoke of it; under Nodes, a
 //     set whose pattern is the body of a function outlined before, in
 //     this or another function of the package, invokes that one
-//     (Outlined.Reused); under Area too, where reuse still saves area
-//     once the multiplexers it widens are charged (areaReuse), else the
-//     set gets a function of its own with the same body. The loop runs
+//     (Outlined.Reused); under Area too, and there the choice prices
+//     such a set by what the reuse saves once the multiplexers it widens
+//     are charged (reuser), so a set that cannot pay as a reuse is never
+//     chosen: no two outlined functions have one body, under either
+//     objective. The loop runs
 //     in rounds, each with a fresh table, until one outlines nothing
 //     (so a second run changes nothing). Options.Budget stops the loop, with the
 //     function as the last step left it, once Report.Work (nodes

@@ -197,9 +197,10 @@ func outlineRound(p *Package, f *Function, opt Options, rep *Report) error {
 	keys := newKeyTable()
 	keys.fixed = fixedCallees(p)
 	// Under Nodes a set whose pattern is the body of a function outlined
-	// before invokes that one (it saves the body as well). Under Area it
-	// gets its own: more calls of one function need more multiplexers,
-	// which the set's saving does not count.
+	// before invokes that one (it saves the body as well). Under Area
+	// too, but more calls of one function need more multiplexers: the
+	// choice prices such a set as a reuse (reuser, set per iteration)
+	// and areaReuse gives apply the bodies to reuse.
 	var bodies map[string]string
 	if obj == Nodes {
 		bodies = outlinedBodies(p)
@@ -222,6 +223,9 @@ func outlineRound(p *Package, f *Function, opt Options, rep *Report) error {
 		rep.Iterations++
 		rep.Work += int64(len(f.Nodes))
 		a := analyze(f, obj, keys, bs)
+		if obj == Area {
+			a.reuse = newReuser(p)
+		}
 		var m *Match
 		if useTable = useTable && a.pairs() <= maxTablePairs; useTable {
 			if tbl == nil {
@@ -244,7 +248,7 @@ func outlineRound(p *Package, f *Function, opt Options, rep *Report) error {
 		}
 		var best int64
 		if m != nil {
-			best = m.Saved(obj)
+			best = a.saving(m)
 		}
 		batch := []*Match{m}
 		if mc := a.coneChoice(opt, best, rep, &rep.Work, !useTable); len(mc) > 0 {
@@ -258,8 +262,12 @@ func outlineRound(p *Package, f *Function, opt Options, rep *Report) error {
 		}
 		var saved []int64 // under Area, the saving of each set of batch
 		if obj == Area && m != nil {
-			batch, saved, bodies = areaReuse(p, batch)
-			m = batch[0]
+			batch, saved, bodies = areaReuse(a.reuse, batch)
+			if len(batch) == 0 {
+				m = nil
+			} else {
+				m = batch[0]
+			}
 		}
 		if m == nil {
 			if bs == nil {
@@ -406,7 +414,7 @@ func choose(t *table, opt Options, rep *Report) (*Match, bool, error) {
 			return nil, false, err
 		}
 		rep.Verified++
-		if s := m.Saved(opt.Objective); m.Size >= minK && s > bestScore {
+		if s := a.saving(m); m.Size >= minK && s > bestScore {
 			best, bestScore = m, s
 		}
 	}
@@ -716,35 +724,86 @@ func patternFunc(m *Match, name string, next func() int) (*Function, error) {
 	return g, nil
 }
 
-// areaReuse prepares a batch under Area, where outlined functions with
-// one body are one piece of hardware built twice: a set whose pattern
-// is the body of a function outlined before invokes that one whenever
-// that still saves area (reuseSaving: its instances go, but the
-// function's multiplexers may widen), even where a function of its own
-// would save more; only where reuse saves nothing does it get its own
-// function, with the same body. Of the sets of a batch with one pattern only the first is
-// kept (the next iteration weighs the others against it). It returns the
-// sets kept, the saving of each, and the bodies apply reuses.
-func areaReuse(p *Package, batch []*Match) ([]*Match, []int64, map[string]string) {
-	bodies := outlinedBodies(p)
+// A reuser prices instance sets under Area against the functions
+// Outline created before in the package: outlined functions with one
+// body are one piece of hardware built twice, which the pass never
+// emits, so a set whose pattern is the body of one of them can only
+// invoke that one, and saves what that saves (reuseSaving: its
+// instances go, but the function's multiplexers may widen), nothing
+// when that is not positive. The choice (choose, coneChoice) scores
+// sets by saving, so a set that cannot pay is never chosen.
+type reuser struct {
+	p      *Package
+	bodies map[string]string    // body text -> function name
+	calls  map[string][][]*Node // function name -> the operands of each invoke of it
+}
+
+func newReuser(p *Package) *reuser {
+	r := &reuser{p: p, bodies: outlinedBodies(p), calls: map[string][][]*Node{}}
+	if len(r.bodies) == 0 {
+		return r
+	}
+	for _, f := range p.Funcs {
+		for _, n := range f.Nodes {
+			if n.Op == "invoke" && p.Func(calleeName(n)) != nil && p.Func(calleeName(n)).Outlined {
+				r.calls[calleeName(n)] = append(r.calls[calleeName(n)], n.Operands)
+			}
+		}
+	}
+	return r
+}
+
+// body returns the function outlined before whose body is m's pattern,
+// and its body text (sig, also when there is none).
+func (r *reuser) body(m *Match) (name, sig string) {
+	id := 0
+	g, err := patternFunc(m, "body", func() int { id++; return id })
+	if err != nil {
+		return "", ""
+	}
+	sig = bodyText(g)
+	return r.bodies[sig], sig
+}
+
+// saving is what outlining m saves under the analysis's objective:
+// m.Saved, except under Area where m's pattern is the body of a
+// function outlined before (reuser).
+func (a *analysis) saving(m *Match) int64 {
+	if a.reuse == nil || len(a.reuse.bodies) == 0 {
+		return m.Saved(a.obj)
+	}
+	if name, _ := a.reuse.body(m); name != "" {
+		return max(a.reuse.saving(name, m), 0)
+	}
+	return m.Saved(a.obj)
+}
+
+// areaReuse prepares a batch under Area: a set whose pattern is the
+// body of a function outlined before invokes that one (reuser; the
+// choice only takes such a set when that saves area, and one that does
+// not is dropped here), and of the sets of a batch with one pattern only
+// the first is kept (the next iteration prices the others as reuses of
+// its function). It returns the sets kept, the saving of each, and the
+// bodies apply reuses.
+func areaReuse(r *reuser, batch []*Match) ([]*Match, []int64, map[string]string) {
 	reuse := map[string]string{}
 	seen := map[string]bool{}
 	var kept []*Match
 	var saved []int64
-	id := 0
 	for _, m := range batch {
 		s := m.Saved(Area)
-		if g, err := patternFunc(m, "body", func() int { id++; return id }); err == nil {
-			sig := bodyText(g)
+		name, sig := r.body(m)
+		if sig != "" {
 			if seen[sig] {
 				continue
 			}
 			seen[sig] = true
-			if name, ok := bodies[sig]; ok {
-				if r := reuseSaving(p, name, m); r > 0 {
-					reuse[sig], s = name, r
-				}
+		}
+		if name != "" {
+			if s = r.saving(name, m); s <= 0 {
+				continue
 			}
+			reuse[sig] = name
 		}
 		kept = append(kept, m)
 		saved = append(saved, s)
@@ -752,21 +811,14 @@ func areaReuse(p *Package, batch []*Match) ([]*Match, []int64, map[string]string
 	return kept, saved, reuse
 }
 
-// reuseSaving is what invoking function name (outlined before, with
-// m's pattern as its body) from m's instances saves under Area: the
+// saving is what invoking function name (outlined before, with m's
+// pattern as its body) from m's instances saves under Area: the
 // instances' area, less the multiplexer bits the function's inputs need
 // beyond those they needed (Cost: per call beyond the first, the width
 // of each parameter whose arguments are not all one node).
-func reuseSaving(p *Package, name string, m *Match) int64 {
-	g := p.Func(name)
-	var calls [][]*Node
-	for _, f := range p.Funcs {
-		for _, n := range f.Nodes {
-			if n.Op == "invoke" && calleeName(n) == name {
-				calls = append(calls, n.Operands)
-			}
-		}
-	}
+func (r *reuser) saving(name string, m *Match) int64 {
+	g := r.p.Func(name)
+	calls := r.calls[name]
 	mux := func(calls [][]*Node) int64 {
 		if len(calls) < 2 {
 			return 0
@@ -783,6 +835,7 @@ func reuseSaving(p *Package, name string, m *Match) int64 {
 		return int64(len(calls)-1) * bits
 	}
 	before := mux(calls)
+	calls = slices.Clone(calls)
 	for _, in := range m.Instances {
 		calls = append(calls, in.Args)
 	}

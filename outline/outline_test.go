@@ -13,7 +13,7 @@ func clonePackage(p *Package) *Package {
 	q := &Package{Name: p.Name, Top: p.Top}
 	for _, f := range p.Funcs {
 		m := map[*Node]*Node{}
-		g := &Function{Name: f.Name, Pos: f.Pos}
+		g := &Function{Name: f.Name, Pos: f.Pos, Attrs: slices.Clone(f.Attrs), Outlined: f.Outlined}
 		for _, n := range f.Nodes {
 			c := *n
 			c.Operands = make([]*Node, len(n.Operands))
@@ -80,11 +80,9 @@ func checkOutline(t *testing.T, p *Package, fn string, opt Options) *Report {
 		}
 		saved += o.Saved
 		calls := 0
-		for _, f := range q.Funcs {
-			for _, n := range f.Nodes {
-				if to, _ := n.Attr("to_apply"); n.Op == "invoke" && to == o.Name {
-					calls++
-				}
+		for _, n := range q.Func(fn).Nodes {
+			if to, _ := n.Attr("to_apply"); n.Op == "invoke" && to == o.Name {
+				calls++
 			}
 		}
 		if calls != o.Instances && len(rep.Funcs) == 1 {
@@ -94,6 +92,9 @@ func checkOutline(t *testing.T, p *Package, fn string, opt Options) *Report {
 	if rep.CostBefore-rep.CostAfter < saved {
 		t.Errorf("cost %d -> %d, but the report saved %d", rep.CostBefore, rep.CostAfter, saved)
 	}
+	// No two outlined functions have one body (issue 18), under either
+	// objective.
+	checkBodies(t, q)
 	// Idempotent (unless a budget stopped the pass).
 	again := clonePackage(q)
 	rep2, err := Outline(again, fn, opt)
@@ -107,8 +108,17 @@ func checkOutline(t *testing.T, p *Package, fn string, opt Options) *Report {
 	if err := Inline(q); err != nil {
 		t.Fatal(err)
 	}
-	if len(q.Funcs) != len(orig.Funcs) {
-		t.Errorf("after Inline: %d functions, want %d", len(q.Funcs), len(orig.Funcs))
+	// Inline inlines every outlined function, those of the input too.
+	user := func(p *Package) (n int) {
+		for _, f := range p.Funcs {
+			if !f.Outlined {
+				n++
+			}
+		}
+		return n
+	}
+	if len(q.Funcs) != user(orig) {
+		t.Errorf("after Inline: %d functions, want %d", len(q.Funcs), user(orig))
 	}
 	got, want := q.Func(fn), orig.Func(fn)
 	Canonicalize(got)
@@ -117,6 +127,23 @@ func checkOutline(t *testing.T, p *Package, fn string, opt Options) *Report {
 		t.Errorf("inline(outline(f)) differs from f")
 	}
 	return rep
+}
+
+// checkBodies fails the test if two functions that Outline created in p
+// have identical bodies (bodyText: the same operations, types,
+// attributes and wiring).
+func checkBodies(t *testing.T, p *Package) {
+	t.Helper()
+	bodies := map[string]string{}
+	for _, f := range p.Funcs {
+		if !f.Outlined {
+			continue
+		}
+		if prev, ok := bodies[bodyText(f)]; ok {
+			t.Errorf("functions %s and %s have one body:\n%s", prev, f.Name, bodyText(f))
+		}
+		bodies[bodyText(f)] = f.Name
+	}
 }
 
 func TestOutlineIssueChain(t *testing.T) {
