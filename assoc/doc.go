@@ -26,8 +26,10 @@
 //
 // expr.go, eval.go, canon.go, text.go: the expressions, their C
 // semantics, the canonical form and the notation. smt.go, z3.go (z3_linux.go),
-// prove.go: the Z3 prover. enum.go, gen.go, table.go: enumeration, table
-// generation and the table files (tables/, embedded); tablebin.go: their
+// prove.go: the Z3 prover. enum.go, gen.go, genclass.go, table.go:
+// enumeration, table generation (genclass.go: one proof per class of
+// candidates with the same values) and the table files (tables/,
+// embedded); tablebin.go: their
 // packed form, which a process loads (go generate writes it with
 // internal/packtables). match.go,
 // recognize.go: matching an update against the tables. synth.go, nf.go:

@@ -75,6 +75,13 @@ type GenConfig struct {
 	// file must not exist; with Resume its outcomes are replayed.
 	Journal string
 	Resume  bool
+	// MinLeaves, when above 2, skips the candidates with fewer leaves
+	// (a run that extends a table of up to MinLeaves-1 leaves).
+	MinLeaves int
+	// Classes groups the elementary candidates by their values on fixed
+	// points before Z3 (genclass.go): one proof per class, its members
+	// shown equal to it. Integer and Bool types only.
+	Classes bool
 	// Progress receives a status line every ProgressEvery (none when
 	// nil).
 	Progress      io.Writer
@@ -102,6 +109,8 @@ type GenStats struct {
 	Levels    []LevelStats // by increasing Leaves
 	Wall      time.Duration
 	Replayed  int // outcomes read from the journal
+	// Class counts of a run with GenConfig.Classes (genclass.go).
+	Class ClassStats
 }
 
 // LevelStats are the counts of the candidates with Leaves leaves.
@@ -154,6 +163,9 @@ func (s *GenStats) Print(w io.Writer) {
 		row(fmt.Sprint(l.Leaves), l)
 	}
 	row("all", s.Total())
+	if c := s.Class; c.Classes > 0 {
+		fmt.Fprintf(w, "classes: %s\n", c)
+	}
 }
 
 // level returns the statistics of n leaves, adding levels as needed.
@@ -183,7 +195,11 @@ type genOutcome struct {
 	verdict Verdict // of the associativity proof, when stage is stageElementary
 	entry   *Entry  // when proved
 	replay  bool
-	time    time.Duration
+	// unjournaled marks an outcome that is no Z3 outcome of its own (a
+	// member dropped with its refuted class, genclass.go).
+	unjournaled bool
+	member      uint8 // how a member of a class was decided (genclass.go)
+	time        time.Duration
 }
 
 // Generate runs the pipeline of cfg and returns the proved operators in
@@ -217,11 +233,17 @@ func Generate(cfg GenConfig) ([]Entry, *GenStats, error) {
 	if _, err := Z3Path(); err != nil {
 		return nil, nil, err
 	}
+	if cfg.Classes && cfg.Type.Float() {
+		return nil, nil, fmt.Errorf("assoc: classes of candidates are for integer and bool tables (a float member's IEEE and real proofs may differ from its class's)")
+	}
 	jr, err := openJournal(cfg)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer jr.close()
+	if cfg.Classes {
+		return generateClasses(cfg, jr)
+	}
 
 	start := time.Now()
 	stats := &GenStats{Type: cfg.Type, TupleSize: cfg.TupleSize}
@@ -250,8 +272,10 @@ func Generate(cfg GenConfig) ([]Entry, *GenStats, error) {
 			return
 		}
 		n := 0
-		EnumerateOps(cfg.Type, cfg.Ops, cfg.MaxLeaves, cfg.TupleSize, func(Tuple) bool {
-			n++
+		EnumerateOps(cfg.Type, cfg.Ops, cfg.MaxLeaves, cfg.TupleSize, func(tp Tuple) bool {
+			if cfg.MinLeaves <= 2 || tupleLeaves(tp) >= cfg.MinLeaves {
+				n++
+			}
 			select {
 			case <-stop:
 				return false
@@ -266,6 +290,9 @@ func Generate(cfg GenConfig) ([]Entry, *GenStats, error) {
 		defer close(enumDone)
 		seq := 0
 		EnumerateOps(cfg.Type, cfg.Ops, cfg.MaxLeaves, cfg.TupleSize, func(tp Tuple) bool {
+			if cfg.MinLeaves > 2 && tupleLeaves(tp) < cfg.MinLeaves {
+				return true
+			}
 			select {
 			case jobs <- job{seq, tp}:
 			case <-stop:
@@ -469,35 +496,51 @@ func (w *genWorker) prover(o Options) (*Prover, error) {
 // run takes one candidate through the stages.
 func (w *genWorker) run(seq int, tp Tuple) (genOutcome, error) {
 	t0 := time.Now()
-	o := genOutcome{seq: seq, tp: tp, leaves: tupleLeaves(tp)}
-	defer func() { o.time = time.Since(t0) }()
+	o, ieee := w.filter(seq, tp)
+	if o.stage < stageElementary {
+		o.time = time.Since(t0)
+		return o, nil
+	}
+	err := w.prove(&o, ieee)
+	o.time = time.Since(t0)
+	return o, err
+}
+
+// filter takes a candidate through the stages before Z3 (1 to 3); ieee
+// reports, for a float candidate, that it passed the IEEE tests.
+func (w *genWorker) filter(seq int, tp Tuple) (o genOutcome, ieee bool) {
+	o = genOutcome{seq: seq, tp: tp, leaves: tupleLeaves(tp)}
 	rng := rand.New(rand.NewPCG(w.cfg.Seed, uint64(seq)))
-	ieee := RandomAssociative(tp, rng, w.cfg.Samples)
+	ieee = RandomAssociative(tp, rng, w.cfg.Samples)
 	real := false
 	if !ieee && w.cfg.Type.Float() {
 		real = realRandomAssociative(tp, rng, w.cfg.Samples)
 	}
 	if !ieee && !real {
-		return o, nil
+		return o, ieee
 	}
 	o.stage = stageRandom
 	if ieee && !RandomReadsBoth(tp, rng, w.cfg.Samples) || !ieee && !realReadsBoth(tp, rng, w.cfg.Samples) {
-		return o, nil
+		return o, ieee
 	}
 	o.stage = stageReadsBoth
 	if Decomposable(tp) {
-		return o, nil
+		return o, ieee
 	}
 	o.stage = stageElementary
-	if rec, ok := w.jr.lookup(tp); ok {
+	return o, ieee
+}
+
+// prove runs the Z3 stages (4 to 6) on an elementary candidate, or
+// replays their outcome from the journal.
+func (w *genWorker) prove(o *genOutcome, ieee bool) error {
+	if rec, ok := w.jr.lookup(o.tp); ok {
 		o.verdict, o.entry, o.replay = rec.verdict, rec.entry, true
-		o.time = time.Since(t0)
-		return o, nil
+		return nil
 	}
-	e, v, err := ProveEntry(tp, w.prover, ieee)
+	e, v, err := ProveEntry(o.tp, w.prover, ieee)
 	o.verdict, o.entry = v, e
-	o.time = time.Since(t0)
-	return o, err
+	return err
 }
 
 // tupleLeaves returns the leaves of all of tp's elements.

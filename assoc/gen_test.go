@@ -311,3 +311,83 @@ func BenchmarkProveNoOverflow(b *testing.B) {
 		})
 	}
 }
+
+// Grouping candidates by fingerprint (GenConfig.Classes) gives the
+// table that proving each candidate gives (the shipped one, generated
+// without classes), with fewer proofs: the members of a class carry
+// their representative's identity and commutativity, shown equal to it
+// by normal forms or one Z3 query.
+func TestGenerateClasses(t *testing.T) {
+	needZ3(t)
+	cfg := GenConfig{Type: Uint8, MaxLeaves: 3, TupleSize: 1, Jobs: 2, ResourceLimit: testRlimit, Classes: true}
+	grouped, stats, err := Generate(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := stats.Class
+	t.Logf("%d entries; %s", len(grouped), c)
+	if c.Members == 0 || c.ByNF+c.ByZ3 == 0 {
+		t.Errorf("no class with a member shown equal: %s", c)
+	}
+	if c.Classes+c.Members != stats.Total().NonDecomposable {
+		t.Errorf("%d classes and %d members, %d elementary candidates", c.Classes, c.Members, stats.Total().NonDecomposable)
+	}
+	shipped, err := Embedded(Uint8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := func(es []Entry) map[string]bool {
+		out := map[string]bool{}
+		for k := range es {
+			e := es[k]
+			if e.Name != "" || len(e.Elems) != 1 || e.Leaves > cfg.MaxLeaves {
+				continue
+			}
+			e.Proof = ""
+			out[formatEntryLine(&e)] = true
+		}
+		return out
+	}
+	got, want := lines(grouped), lines(shipped.Entries)
+	for l := range want {
+		if !got[l] {
+			t.Errorf("shipped entry %q missing with classes", l)
+		}
+	}
+	for l := range got {
+		if !want[l] {
+			t.Errorf("entry %q with classes is not shipped", l)
+		}
+	}
+	eq := 0
+	for k := range grouped {
+		if strings.Contains(grouped[k].Proof, " eq ") {
+			eq++
+		}
+	}
+	if eq != c.ByNF+c.ByZ3 {
+		t.Errorf("%d entries proved by equality, stats say %d", eq, c.ByNF+c.ByZ3)
+	}
+}
+
+// sameFunction shows equal forms of one function equal and refuses
+// different ones, however close.
+func TestSameFunction(t *testing.T) {
+	needZ3(t)
+	w := newGenWorker(GenConfig{Type: Int32, Timeout: DefaultGenTimeout, ResourceLimit: testRlimit}, &journal{})
+	defer w.close()
+	for _, c := range []struct {
+		a, b, want string
+	}{
+		{"x + y - k", "x - (k - y)", "nf"},
+		{"(x | y) & k", "x & k | y & k", "z3"},
+		{"max(x + k, y + k)", "max(x, y) + k", ""}, // not where x + k wraps
+		{"x + y", "x ^ y", ""},
+		{"min(x, y) + k", "min(x + k, y)", ""},
+	} {
+		got, err := w.sameFunction(mustTuple(t, c.a, Int32), mustTuple(t, c.b, Int32))
+		if err != nil || got != c.want {
+			t.Errorf("sameFunction(%s, %s) = %q, %v; want %q", c.a, c.b, got, err, c.want)
+		}
+	}
+}

@@ -17,7 +17,7 @@ import (
 func init() { commands = append(commands, assocGenCommand) }
 
 var assocGenCommand = &command{
-	name: "assoc gen", args: "--type T --leaves L [--leaves2 L] [--tuple 1|2|1,2] [--ops OPS] [--ops2 OPS] [-o FILE] [--jobs N] [--resume] [--timeout D] [--rlimit N]",
+	name: "assoc gen", args: "--type T --leaves L [--leaves2 L] [--tuple 1|2|1,2] [--ops OPS] [--ops2 OPS] [-o FILE] [--jobs N] [--resume] [--timeout D] [--rlimit N] [--classes] [--min-leaves L --merge FILE]",
 	summary: `generate the table of elementary associative operators of a type
 
 Enumerates the canonical 1- and 2-tuple expression trees in x, y and a
@@ -37,7 +37,14 @@ nestor loads: assoc/tablebin.go). Progress goes to standard error; the
 statistics per number of leaves (candidates, passed random,
 non-decomposable, proved, time) are printed at the end. Z3 outcomes are journaled in FILE.journal as they
 come: after an interruption, run the same command with --resume to
-continue. Needs z3 (Debian's package z3).`,
+continue. Needs z3 (Debian's package z3).
+
+--classes groups the candidates that reach Z3 by their values on fixed
+points: one proof per class, each other member shown equal to it (normal
+forms, else one Z3 query) and given its identity and commutativity
+(assoc/genclass.go). --min-leaves L with --merge FILE extends a table:
+only candidates of L leaves and more are generated, and FILE's entries
+are kept (its hand primitives too with --hand=false).`,
 	setup: func(fs *flag.FlagSet) runFunc {
 		typ := fs.String("type", "", "element `type`: bool, int8 … int64, uint8 … uint64, float32, float64")
 		leaves := fs.Int("leaves", 0, "at most `L` leaves per operator (whole tuple)")
@@ -55,6 +62,9 @@ continue. Needs z3 (Debian's package z3).`,
 		samples := fs.Int("samples", assoc.DefaultSamples, "random draws per candidate")
 		seed := fs.Uint64("seed", 1, "seed of the random draws")
 		quiet := fs.Bool("quiet", false, "no progress lines")
+		classes := fs.Bool("classes", false, "group the elementary candidates by their values on fixed points and prove one per class, the others shown equal to it (integer and bool types)")
+		minLeaves := fs.Int("min-leaves", 0, "skip the candidates with fewer than `L` leaves (a run that extends a table: see --merge)")
+		merge := fs.String("merge", "", "keep the entries of the table `FILE` (one of the same type) beside the generated ones")
 		addHand := fs.Bool("add-hand", false, "prove the primitives of assoc/tables/hand.txt that the table -o FILE lacks and add them to it, keeping its entries")
 		return func(out io.Writer, args []string) error {
 			if len(args) > 0 {
@@ -130,6 +140,7 @@ continue. Needs z3 (Debian's package z3).`,
 				cfg := assoc.GenConfig{
 					Type: t, MaxLeaves: max, TupleSize: size, Ops: ops, Samples: *samples, Seed: *seed,
 					Jobs: *jobs, Timeout: *timeout, ResourceLimit: *rlimit, Journal: jname, Resume: *resume, Progress: progress,
+					MinLeaves: *minLeaves, Classes: *classes,
 				}
 				entries, stats, err := assoc.Generate(cfg)
 				if stats != nil {
@@ -143,6 +154,12 @@ continue. Needs z3 (Debian's package z3).`,
 				}
 				tb.Entries = append(tb.Entries, entries...)
 				gen := fmt.Sprintf("tuple=%d leaves=%d ops=%q samples=%d seed=%d timeout=%v", size, max, ops.String(), *samples, *seed, *timeout)
+				if *minLeaves > 2 {
+					gen += fmt.Sprintf(" min-leaves=%d", *minLeaves)
+				}
+				if *classes {
+					gen += " classes"
+				}
 				if *rlimit > 0 {
 					gen += fmt.Sprintf(" rlimit=%d", *rlimit)
 				}
@@ -151,6 +168,29 @@ continue. Needs z3 (Debian's package z3).`,
 				if jname != "" {
 					journals = append(journals, jname)
 				}
+			}
+			if *merge != "" {
+				old, err := assoc.ReadTableFile(*merge)
+				if err != nil {
+					return err
+				}
+				if old.Type != t {
+					return fmt.Errorf("%s: a table of %v, not %v", *merge, old.Type, t)
+				}
+				have := map[string]bool{}
+				for _, e := range tb.Entries {
+					have[e.Tuple.String()] = true
+				}
+				kept := 0
+				for _, e := range old.Entries {
+					if !have[e.Tuple.String()] && (e.Name == "" || !*hand) {
+						tb.Entries = append(tb.Entries, e)
+						have[e.Tuple.String()] = true
+						kept++
+					}
+				}
+				tb.Generators = append(old.Generators, tb.Generators...)
+				summary = append(summary, fmt.Sprintf("merged: %d entries of %s", kept, *merge))
 			}
 			if *hand && t != assoc.Bool {
 				hops, err := assoc.HandOps()
@@ -172,6 +212,19 @@ continue. Needs z3 (Debian's package z3).`,
 			}
 			assoc.SortEntries(tb.Entries)
 			cmdline := regenCommand(t, *leaves, *leaves2, sizes, *opsFlag, *ops2Flag, *samples, *seed, *timeout, *rlimit, *hand, *outFile)
+			if *minLeaves > 2 || *classes || *merge != "" {
+				var extra []string
+				if *minLeaves > 2 {
+					extra = append(extra, fmt.Sprintf("--min-leaves %d", *minLeaves))
+				}
+				if *classes {
+					extra = append(extra, "--classes")
+				}
+				if *merge != "" {
+					extra = append(extra, "--merge "+*merge)
+				}
+				cmdline = strings.Replace(cmdline, "nestor assoc gen", "nestor assoc gen "+strings.Join(extra, " "), 1)
+			}
 			comments := []string{
 				fmt.Sprintf("Elementary associative operators of %v for nestor's assoc package (issue 5),", t),
 				"generated and proved by Z3; do not edit. Regenerate with:",
