@@ -2,6 +2,7 @@ package outline
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -260,6 +261,43 @@ type Opaque struct {
 	// Calls are the functions its text names (to_apply=, body=, ...),
 	// which must stay in the package.
 	Calls []string
+}
+
+// Clone returns a deep copy of p: new functions and nodes (same IDs,
+// names and positions), which Outline and Inline can change without
+// touching p. Types, source locations and opaque parts, which neither
+// changes, are shared.
+func (p *Package) Clone() *Package {
+	q := *p
+	q.Files = slices.Clone(p.Files)
+	q.Opaque = slices.Clone(p.Opaque)
+	q.Funcs = make([]*Function, len(p.Funcs))
+	for i, f := range p.Funcs {
+		g := *f
+		g.Attrs = slices.Clone(f.Attrs)
+		nodes := make([]Node, len(f.Nodes)) // one allocation for all
+		g.Nodes = make([]*Node, len(f.Nodes))
+		for j, n := range f.Nodes {
+			n.at = int32(j)
+			nodes[j] = *n
+			c := &nodes[j]
+			c.Operands = make([]*Node, len(n.Operands))
+			for k, o := range n.Operands {
+				c.Operands[k] = g.Nodes[o.at]
+			}
+			c.Attrs = slices.Clone(n.Attrs)
+			g.Nodes[j] = c
+		}
+		g.Params = make([]*Node, len(f.Params))
+		for j, prm := range f.Params {
+			g.Params[j] = g.Nodes[prm.at]
+		}
+		if f.Ret != nil {
+			g.Ret = g.Nodes[f.Ret.at]
+		}
+		q.Funcs[i] = &g
+	}
+	return &q
 }
 
 // Defines reports whether name is taken in p by a function or by an

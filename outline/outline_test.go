@@ -462,3 +462,24 @@ func identical(f, g *Function) bool {
 	}
 	return true
 }
+
+// TestClone: a clone is StructurallyEqual to its package, and outlining
+// the clone leaves the package as it was.
+func TestClone(t *testing.T) {
+	p, _ := Planted(PlantSpec{Seed: 2, Size: 6, Copies: 8, Nodes: 300, FanOut: true})
+	q := p.Clone()
+	keep := clonePackage(p)
+	if !StructurallyEqual(q.Funcs[0], p.Funcs[0]) {
+		t.Fatal("clone differs")
+	}
+	rep, err := Outline(q, "planted", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Funcs) == 0 || len(q.Funcs) == len(p.Funcs) {
+		t.Fatalf("nothing outlined in the clone")
+	}
+	if !StructurallyEqual(p.Funcs[0], keep.Funcs[0]) || len(p.Funcs) != 1 {
+		t.Errorf("outlining the clone changed the package")
+	}
+}
