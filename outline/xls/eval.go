@@ -84,13 +84,16 @@ func (e *Evaluator) Call(fn *outline.Function, args []Value) (Value, error) {
 // operands as indices into the values computed so far, and their
 // attributes decoded.
 type program struct {
-	fn    *outline.Function
-	steps []step
-	ret   int
+	fn     *outline.Function
+	steps  []step
+	ret    int
+	buf    []Value // the nodes' values, reused from call to call
+	active bool    // a call of the program is running (buf is in use)
 }
 
 type step struct {
 	n      *outline.Node
+	fast   fastOp // set where the result is bits of at most 64 bits
 	args   []int // operand positions in the function's node list
 	a, b   int   // integer attributes: start/width, index, new_bit_count, width
 	flag   bool  // lsb_prio
@@ -117,6 +120,9 @@ func (e *Evaluator) prepare(fn *outline.Function) (*program, error) {
 		s.args = make([]int, len(n.Operands))
 		for j, o := range n.Operands {
 			s.args[j] = index[o]
+		}
+		if n.Type.Kind == outline.Bits && n.Type.Width <= 64 {
+			s.fast = fastOps[n.Op]
 		}
 		switch n.Op {
 		case "bit_slice":
@@ -155,7 +161,16 @@ func (e *Evaluator) prepare(fn *outline.Function) (*program, error) {
 }
 
 func (e *Evaluator) run(prog *program, args []Value) (Value, error) {
-	vals := make([]Value, len(prog.steps))
+	// The values of a program's nodes live in its buffer, except while
+	// a call of it is active (then a call gets its own).
+	vals := prog.buf
+	if prog.active || vals == nil {
+		vals = make([]Value, len(prog.steps))
+	}
+	if !prog.active {
+		prog.buf, prog.active = vals, true
+		defer func() { prog.active = false }()
+	}
 	copy(vals, args)
 	in := make([]Value, 0, 8)
 	for i := len(args); i < len(prog.steps); i++ {
@@ -170,6 +185,12 @@ func (e *Evaluator) run(prog *program, args []Value) (Value, error) {
 		for _, j := range s.args {
 			in = append(in, vals[j])
 		}
+		if s.fast != 0 {
+			if v, ok := fastStep(s, in); ok {
+				vals[i] = v
+				continue
+			}
+		}
 		v, err := e.step(s, in)
 		if err != nil {
 			return Value{}, err
@@ -177,6 +198,125 @@ func (e *Evaluator) run(prog *program, args []Value) (Value, error) {
 		vals[i] = v
 	}
 	return vals[prog.ret], nil
+}
+
+// A fastOp is an operation that fastStep computes on uint64 values.
+type fastOp uint8
+
+const (
+	fastNone fastOp = iota
+	fastAdd
+	fastSub
+	fastUmul
+	fastNeg
+	fastAnd
+	fastNand
+	fastOr
+	fastNor
+	fastXor
+	fastNot
+	fastEq
+	fastNe
+	fastUlt
+	fastUle
+	fastUgt
+	fastUge
+	fastShll
+	fastShrl
+)
+
+var fastOps = map[string]fastOp{
+	"add": fastAdd, "sub": fastSub, "umul": fastUmul, "neg": fastNeg,
+	"and": fastAnd, "nand": fastNand, "or": fastOr, "nor": fastNor, "xor": fastXor, "not": fastNot,
+	"eq": fastEq, "ne": fastNe, "ult": fastUlt, "ule": fastUle, "ugt": fastUgt, "uge": fastUge,
+	"shll": fastShll, "shrl": fastShrl,
+}
+
+// fastStep computes step s, whose result is bits of at most 64 bits, on
+// uint64 values, when its operands are bits values of at most 64 bits;
+// ok is false otherwise (step computes it then). The results are those
+// of step: arithmetic modulo 2^w, shifts by the width or more give 0.
+func fastStep(s *step, in []Value) (v Value, ok bool) {
+	var x [4]uint64
+	if len(in) > len(x) && s.fast != fastAnd && s.fast != fastOr && s.fast != fastXor &&
+		s.fast != fastNand && s.fast != fastNor {
+		return Value{}, false
+	}
+	for i, a := range in {
+		if a.typ.Kind != outline.Bits || a.typ.Width > 64 {
+			return Value{}, false
+		}
+		if i < len(x) {
+			if x[i], ok = a.small(); !ok {
+				return Value{}, false
+			}
+		}
+	}
+	t := s.n.Type
+	m := mask64(t.Width)
+	var r uint64
+	switch s.fast {
+	case fastAdd:
+		r = x[0] + x[1]
+	case fastSub:
+		r = x[0] - x[1]
+	case fastUmul:
+		r = x[0] * x[1]
+	case fastNeg:
+		r = -x[0]
+	case fastNot:
+		r = ^x[0]
+	case fastAnd, fastNand, fastOr, fastNor, fastXor:
+		r = x[0]
+		for i := 1; i < len(in); i++ {
+			y := x[min(i, len(x)-1)]
+			if i >= len(x) {
+				y, _ = in[i].small()
+			}
+			switch s.fast {
+			case fastAnd, fastNand:
+				r &= y
+			case fastOr, fastNor:
+				r |= y
+			default:
+				r ^= y
+			}
+		}
+		if s.fast == fastNand || s.fast == fastNor {
+			r = ^r
+		}
+	case fastEq, fastNe:
+		if in[0].typ.Width != in[1].typ.Width {
+			return Value{}, false
+		}
+		r = bitOf((x[0] == x[1]) == (s.fast == fastEq))
+	case fastUlt:
+		r = bitOf(x[0] < x[1])
+	case fastUle:
+		r = bitOf(x[0] <= x[1])
+	case fastUgt:
+		r = bitOf(x[0] > x[1])
+	case fastUge:
+		r = bitOf(x[0] >= x[1])
+	case fastShll, fastShrl:
+		if x[1] >= uint64(t.Width) {
+			r = 0
+		} else if s.fast == fastShll {
+			r = x[0] << x[1]
+		} else {
+			r = x[0] >> x[1]
+		}
+	default:
+		return Value{}, false
+	}
+	return Value{typ: t, u: r & m}, true
+}
+
+func bitOf(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // step computes one node from its operands' values, with XLS's semantics.

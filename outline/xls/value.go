@@ -17,7 +17,8 @@ import (
 // The zero Value is bits[0]:0.
 type Value struct {
 	typ   outline.Type
-	bits  *big.Int // Bits: the value, 0 <= bits < 2^Width; nil stands for 0
+	bits  *big.Int // Bits: the value, 0 <= bits < 2^Width; nil stands for u
+	u     uint64   // Bits of width at most 64, when bits is nil
 	elems []Value  // Tuple and Array: the elements
 }
 
@@ -130,6 +131,10 @@ func Equal(a, b Value) bool {
 		return false
 	}
 	if a.typ.Kind == outline.Bits {
+		if x, ok := a.small(); ok {
+			y, ok := b.small()
+			return ok && x == y
+		}
 		return a.int().Cmp(b.int()) == 0
 	}
 	for i := range a.elems {
@@ -245,17 +250,43 @@ func randomBits(w int, r *rand.Rand) Value {
 // int returns the unsigned value of a bits value; it must not be modified.
 func (v Value) int() *big.Int {
 	if v.bits == nil {
-		return bigZero
+		if v.u == 0 {
+			return bigZero
+		}
+		return new(big.Int).SetUint64(v.u)
 	}
 	return v.bits
 }
 
+// small returns the value of a bits value when it fits in 64 bits.
+func (v Value) small() (uint64, bool) {
+	if v.bits == nil {
+		return v.u, true
+	}
+	if v.bits.IsUint64() {
+		return v.bits.Uint64(), true
+	}
+	return 0, false
+}
+
 // mkBits returns bits[w] holding x mod 2^w; it takes ownership of x.
+// Values of at most 64 bits are kept as a uint64.
 func mkBits(w int, x *big.Int) Value {
 	if x.Sign() < 0 || x.BitLen() > w {
 		x.And(x, mask(w)) // big.Int's And works in two's complement
 	}
+	if w <= 64 {
+		return Value{typ: outline.BitsType(w), u: x.Uint64()}
+	}
 	return Value{typ: outline.BitsType(w), bits: x}
+}
+
+// mask64 is 2^w - 1 for w <= 64.
+func mask64(w int) uint64 {
+	if w >= 64 {
+		return ^uint64(0)
+	}
+	return 1<<uint(w) - 1
 }
 
 // mask returns a new 2^w - 1.
