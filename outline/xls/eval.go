@@ -94,9 +94,9 @@ type program struct {
 type step struct {
 	n      *outline.Node
 	fast   fastOp // set where the result is bits of at most 64 bits
-	args   []int // operand positions in the function's node list
-	a, b   int   // integer attributes: start/width, index, new_bit_count, width
-	flag   bool  // lsb_prio
+	args   []int  // operand positions in the function's node list
+	a, b   int    // integer attributes: start/width, index, new_bit_count, width
+	flag   bool   // lsb_prio
 	lay    selLayout
 	lit    Value    // literal
 	callee *program // invoke
