@@ -280,12 +280,32 @@ func (a *analysis) coneChoice(opt Options, best int64, rep *Report, work *int64,
 // without those that clash with S (savings scaled by the instances
 // kept, (n'-1)/(n-1): the sets are trimmed exactly when taken).
 func (a *analysis) disjointSets(found []scored, opt Options, st *stepper, work *int64) []*Match {
+	// The sets each node is in, larger patterns first: owners of node
+	// x (x.at, its index in the analysis) are place[off[x]:off[x+1]].
 	type place struct{ set, inst int32 }
-	owners := map[*Node][]place{}
-	for i, f := range found {
-		for j, in := range f.m.Instances {
+	bySize := make([]int32, len(found))
+	for i := range bySize {
+		bySize[i] = int32(i)
+	}
+	slices.SortStableFunc(bySize, func(x, y int32) int { return found[y].m.Size - found[x].m.Size })
+	off := make([]int32, len(a.nodes)+1)
+	for _, f := range found {
+		for _, in := range f.m.Instances {
 			for _, x := range in.Nodes {
-				owners[x] = append(owners[x], place{int32(i), int32(j)})
+				off[x.at+1]++
+			}
+		}
+	}
+	for i := range a.nodes {
+		off[i+1] += off[i]
+	}
+	owners := make([]place, off[len(a.nodes)])
+	fill := slices.Clone(off[:len(a.nodes)])
+	for _, i := range bySize {
+		for j, in := range found[i].m.Instances {
+			for _, x := range in.Nodes {
+				owners[fill[x.at]] = place{i, int32(j)}
+				fill[x.at]++
 			}
 		}
 	}
@@ -296,7 +316,7 @@ func (a *analysis) disjointSets(found []scored, opt Options, st *stepper, work *
 		}
 		return found[i].s * int64(n-1) / int64(len(found[i].m.Instances)-1)
 	}
-	taken := map[*Node]bool{}
+	taken := make([]bool, len(a.nodes)) // by x.at
 	done := make([]bool, len(found))
 	var ms []*Match
 	take := func(i int) {
@@ -307,7 +327,7 @@ func (a *analysis) disjointSets(found []scored, opt Options, st *stepper, work *
 		}
 		for _, in := range m.Instances {
 			for _, x := range in.Nodes {
-				taken[x] = true
+				taken[x.at] = true
 			}
 		}
 		ms = append(ms, m)
@@ -321,8 +341,11 @@ func (a *analysis) disjointSets(found []scored, opt Options, st *stepper, work *
 		theirs := map[int32]map[int32]bool{} // set -> its instances that clash with i
 		for j, in := range f.m.Instances {
 			for _, x := range in.Nodes {
-				for _, o := range owners[x] {
-					if done[o.set] || found[o.set].m.Size <= f.m.Size {
+				for _, o := range owners[off[x.at]:off[x.at+1]] {
+					if found[o.set].m.Size <= f.m.Size {
+						break // the rest are no larger
+					}
+					if done[o.set] {
 						continue
 					}
 					if mine[o.set] == nil {
@@ -357,15 +380,16 @@ func (a *analysis) disjointSets(found []scored, opt Options, st *stepper, work *
 	return ms
 }
 
-// trim returns m without the instances that hold a node of taken: the
+// trim returns m without the instances that hold a node taken (taken
+// is indexed by Node.at, the index analyze gives each node): the
 // roots of the others anti-unified again (the pattern of fewer instances
 // may be larger, so it may meet taken nodes anew, and is trimmed again),
 // or nil when fewer than two instances, or too small a pattern, remain.
-func (a *analysis) trim(m *Match, taken map[*Node]bool, opt Options, st *stepper, work *int64) *Match {
+func (a *analysis) trim(m *Match, taken []bool, opt Options, st *stepper, work *int64) *Match {
 	for m != nil {
 		var roots []int32
 		for _, in := range m.Instances {
-			if !slices.ContainsFunc(in.Nodes, func(x *Node) bool { return taken[x] }) {
+			if !slices.ContainsFunc(in.Nodes, func(x *Node) bool { return taken[x.at] }) {
 				roots = append(roots, a.index[in.Root])
 			}
 		}
