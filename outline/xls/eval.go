@@ -88,6 +88,7 @@ type program struct {
 	steps  []step
 	ret    int
 	buf    []Value // the nodes' values, reused from call to call
+	in     []Value // the operands of one node, likewise
 	active bool    // a call of the program is running (buf is in use)
 }
 
@@ -163,16 +164,15 @@ func (e *Evaluator) prepare(fn *outline.Function) (*program, error) {
 func (e *Evaluator) run(prog *program, args []Value) (Value, error) {
 	// The values of a program's nodes live in its buffer, except while
 	// a call of it is active (then a call gets its own).
-	vals := prog.buf
+	vals, in := prog.buf, prog.in
 	if prog.active || vals == nil {
-		vals = make([]Value, len(prog.steps))
+		vals, in = make([]Value, len(prog.steps)), make([]Value, 0, 8)
 	}
 	if !prog.active {
-		prog.buf, prog.active = vals, true
-		defer func() { prog.active = false }()
+		prog.active = true
+		defer func() { prog.buf, prog.in, prog.active = vals, in, false }()
 	}
 	copy(vals, args)
-	in := make([]Value, 0, 8)
 	for i := len(args); i < len(prog.steps); i++ {
 		if e.limited {
 			if e.budget <= 0 {
