@@ -95,8 +95,11 @@
 // array indices past the end are clamped, array_update past the end
 // changes nothing, dynamic_bit_slice reads zeros past the end and
 // bit_slice_update drops bits past it. Bits values of any width are
-// held in math/big. umulp and smulp return (product, 0), one of the
-// pairs XLS allows.
+// held in math/big, those of at most 64 bits as a uint64, on which the
+// common operations (add, sub, umul, neg, bitwise, comparisons, shll,
+// shrl) are computed directly (fastStep, tested against the general
+// path). umulp and smulp return (product, 0), one of the pairs XLS
+// allows.
 //
 // # Side effects and loops
 //
