@@ -75,7 +75,7 @@ func narrowType(t Type) (Type, bool) {
 // 8 bits would be another function): false.
 func narrow(e *Expr) (*Expr, bool) {
 	t, ok := narrowType(e.Type)
-	if !ok || e.Op == OpCast {
+	if !ok || e.Op == OpCast || e.Op == OpExp {
 		return nil, false
 	}
 	c := *e
@@ -381,7 +381,7 @@ func (l *laneEval) eval(e *Expr, i int, vars map[string]Value) ([]Value, []bool,
 			out[x] = v
 		}
 		return out, nil, nil
-	case OpY, OpK, OpCast:
+	case OpY, OpK, OpCast, OpExp:
 		return nil, nil, fmt.Errorf("assoc: %v in a closure test", e.Op)
 	}
 	if e.Op >= numOps || len(e.Args) != e.Op.Arity() {

@@ -10,8 +10,10 @@
 // Leaves are x_i (element i of the partial result), y_j (element j of the
 // value folded in), the generic constant k, literals and named values;
 // inner nodes are C's arithmetic, min and max, comparisons, logic, bitwise
-// operations, select (c ? a : b) and conversions ([Cast]: C's casts,
-// printed as Halide's u8(e)). A [Tuple] of n expressions is an
+// operations, select (c ? a : b), conversions ([Cast]: C's casts,
+// printed as Halide's u8(e)) and exp of a float (OpExp, over the reals
+// only: Z3 knows it by exp(0) = 1, exp(a) > 0 and exp(a)·exp(b) =
+// exp(a + b), which log-sum-exp's proof needs). A [Tuple] of n expressions is an
 // operator on n-tuples: element i is the new x_i.
 //
 // # Invariants

@@ -137,6 +137,15 @@ func (env *Env) eval(e *Expr) (Value, error) {
 			return 0, err
 		}
 		return convert(a, e.Args[0].Type, e.Type)
+	case OpExp:
+		if len(e.Args) != 1 || !e.Type.Float() || e.Args[0].Type != e.Type {
+			break
+		}
+		a, err := env.eval(e.Args[0])
+		if err != nil {
+			return 0, err
+		}
+		return FloatValue(math.Exp(a.Float(e.Type)), e.Type), nil
 	}
 	if e.Op >= numOps || len(e.Args) != e.Op.Arity() {
 		return 0, fmt.Errorf("assoc: malformed %v node with %d operands", e.Op, len(e.Args))

@@ -125,11 +125,16 @@ const (
 	// true when it is not zero.
 	OpCast
 
+	// OpExp is e^a of a float (C's exp, expf), over the reals under
+	// Options.Real; Z3 knows it only as a positive function with
+	// exp(a)·exp(b) = exp(a + b) and exp(0) = 1 (smt.go).
+	OpExp
+
 	numOps
 )
 
 var opNames = [numOps]string{"x", "y", "k", "const", "var", "neg", "+", "-", "*", "/", "%", "min", "max",
-	"<", "<=", "==", "!=", "!", "&&", "||", "&", "|", "^", "select", "cast"}
+	"<", "<=", "==", "!=", "!", "&&", "||", "&", "|", "^", "select", "cast", "exp"}
 
 func (o Op) String() string {
 	if o < numOps {
@@ -146,7 +151,7 @@ func (o Op) Arity() int {
 	switch {
 	case o.Leaf():
 		return 0
-	case o == OpNeg || o == OpNot || o == OpCast:
+	case o == OpNeg || o == OpNot || o == OpCast || o == OpExp:
 		return 1
 	case o == OpSelect:
 		return 3

@@ -334,7 +334,7 @@ func (m *matcher) step(g goal, n int) bool {
 		return s.op == OpConst && s.typ == g.want && s.value == p.value && m.solve(n)
 	}
 	if s.op != p.op || s.typ != g.want || s.chain != p.chain {
-		return false
+		return m.unit(g, n)
 	}
 	if p.chain {
 		if len(s.args) < len(p.args) || len(s.args) > len(p.args) && p.wild == 0 || len(s.args) > maxChain {
@@ -371,7 +371,35 @@ func (m *matcher) step(g goal, n int) bool {
 	if len(p.args) == 2 && p.op.Commutative() {
 		top = m.push(n, goal{p: p.args[0], s: s.args[1], want: p.args[0].typ})
 		top = m.push(top, goal{p: p.args[1], s: s.args[0], want: p.args[1].typ})
-		return m.solve(top)
+		if m.solve(top) {
+			return true
+		}
+	}
+	return m.unit(g, n)
+}
+
+// unit meets a float product y_j * e of the pattern with a node s that
+// is e alone, binding y_j to 1: e * 1 is e exactly, in IEEE arithmetic
+// too, so the update is still f(x, y) literally (the weight of
+// log-sum-exp's y1*exp(y0 - m), 1 for a plain exp(v - m)). Integer
+// products are chains, whose units synthesis finds (x + in*x).
+func (m *matcher) unit(g goal, n int) bool {
+	p, s := g.p, g.s
+	if p.op != OpMul || p.chain || len(p.args) != 2 || !g.want.Float() {
+		return false
+	}
+	for i, w := range p.args {
+		if w.op != OpY || s.typ != m.elemType[m.sigma[w.index]] {
+			continue
+		}
+		mark := len(m.trail)
+		if !m.bind(w, Const(FloatValue(1, s.typ), s.typ), false, false) {
+			continue
+		}
+		if m.solve(m.push(n, goal{p: p.args[1-i], s: s, want: g.want})) {
+			return true
+		}
+		m.undo(mark)
 	}
 	return false
 }

@@ -32,6 +32,7 @@ type smtQuery struct {
 	b     strings.Builder
 	types map[string]Type // declared symbols
 	show  []string        // symbols a counterexample reports, in order
+	exps  []string        // the arguments of exp (smtExpAxioms)
 }
 
 func newSMTQuery(opts Options) *smtQuery {
@@ -51,6 +52,17 @@ func (q *smtQuery) declare(name string, t Type, show bool) {
 	if show {
 		q.show = append(q.show, name)
 	}
+}
+
+// quantified returns the query's text for a claim under quantifiers:
+// exp declared when used, but none of smtExpAxioms, which are ground
+// instances at terms that may read the bound variables. Only unsat
+// answers are then claims about the exponential.
+func (q *smtQuery) quantified() string {
+	if len(q.exps) == 0 {
+		return q.b.String()
+	}
+	return fmt.Sprintf("(declare-fun %s (Real) Real)\n%s", smtExp, q.b.String())
 }
 
 // tuple declares the symbols prefix0 … prefix{n-1} with the types of
@@ -87,7 +99,7 @@ func (q *smtQuery) define(name string, f Tuple, ts []smtTerm) []smtTerm {
 
 // apply translates f(a, b): x_i reads a[i], y_i reads b[i].
 func (q *smtQuery) apply(f Tuple, a, b []string) ([]smtTerm, error) {
-	tr := &smtTranslator{opts: q.opts, leaf: func(e *Expr) (string, error) {
+	tr := &smtTranslator{opts: q.opts, exps: &q.exps, leaf: func(e *Expr) (string, error) {
 		switch e.Op {
 		case OpX:
 			return a[e.Index], nil
@@ -166,16 +178,23 @@ func validateTuple(f Tuple) error {
 
 // valid proves the claim (a Bool term over q's declarations) valid.
 func (p *Prover) valid(q *smtQuery, claim string) (Result, error) {
-	fmt.Fprintf(&q.b, "(assert (not %s))", claim)
-	a, err := p.check(q.b.String(), q.show)
+	src := q.b.String()
+	if len(q.exps) > 0 {
+		src = fmt.Sprintf("(declare-fun %s (Real) Real)\n%s%s", smtExp, src, smtExpAxioms(q.exps))
+	}
+	a, err := p.check(src+fmt.Sprintf("(assert (not %s))", claim), q.show)
 	if err != nil {
 		return Result{}, err
 	}
-	switch a.status {
-	case "unsat":
+	switch {
+	case a.status == "unsat":
 		return Result{Verdict: Proved}, nil
-	case "unknown":
+	case a.status == "unknown":
 		return Result{Verdict: Unknown, Reason: "z3: " + a.reason}, nil
+	case len(q.exps) > 0:
+		// A model of the axioms need not be the exponential: no
+		// counterexample.
+		return Result{Verdict: Unknown, Reason: "z3: a model where exp is only what smtExpAxioms state"}, nil
 	}
 	r := Result{Verdict: Refuted}
 	if len(q.show) > 0 {
@@ -293,7 +312,7 @@ func (p *Prover) Equal(a, b *Expr) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	tr := &smtTranslator{opts: p.opts, leaf: func(e *Expr) (string, error) {
+	tr := &smtTranslator{opts: p.opts, exps: &q.exps, leaf: func(e *Expr) (string, error) {
 		if e.Op == OpX || e.Op == OpY {
 			return fmt.Sprintf("%v%d", e.Op, e.Index), nil
 		}
@@ -589,15 +608,20 @@ func (p *Prover) identityExists(f Tuple, side Side, syms []smtSymbol) (IdentityR
 		guards = append(guards, p.opts.guard(x[i], el.Type))
 	}
 	fmt.Fprintf(&q.b, "(assert (forall (%s) (=> %s %s)))", strings.Join(bound, " "), smtAnd(guards...), claim)
-	a, err := p.check(q.b.String(), q.show)
+	a, err := p.check(q.quantified(), q.show)
 	if err != nil {
 		return IdentityResult{}, err
 	}
-	switch a.status {
-	case "unsat":
+	switch {
+	case a.status == "unsat":
+		// With exp: for every function exp may be, so for the
+		// exponential.
 		return IdentityResult{Verdict: Refuted, Reason: "no value is an identity, for any k"}, nil
-	case "unknown":
+	case a.status == "unknown":
 		none.Reason += "; z3 could not decide whether another value is one: " + a.reason
+		return none, nil
+	case len(q.exps) > 0:
+		none.Reason += "; z3's witness holds for some function in place of exp"
 		return none, nil
 	}
 	m, err := p.opts.parseModel(a.model, q.types)
@@ -670,10 +694,10 @@ func (p *Prover) identityMissing(f Tuple, side Side, syms []smtSymbol) (string, 
 	fmt.Fprintf(&q.b, "(assert (forall (%s) (=> %s (exists (%s) (and %s (not %s))))))", strings.Join(be, " "), smtAnd(ge...), strings.Join(bx, " "), smtAnd(gx...), claim)
 	saved := p.rlimit
 	p.rlimit /= missingShare
-	a, err := p.checkWithin(q.b.String(), q.show, min(p.timeout, missingTimeout))
+	a, err := p.checkWithin(q.quantified(), q.show, min(p.timeout, missingTimeout))
 	p.rlimit = saved
-	if err != nil || a.status != "sat" {
-		return "", false, err
+	if err != nil || a.status != "sat" || len(q.exps) > 0 {
+		return "", false, err // with exp, a model need not hold for the exponential
 	}
 	m, err := p.opts.parseModel(a.model, q.types)
 	if err != nil {

@@ -1057,11 +1057,24 @@ func refute(tp Tuple, wrap, real bool) (string, bool) {
 // sameValue is SameValue, except that in the real mode the two zeros of
 // a float type are one number.
 func sameValue(a, b Value, t Type, real bool) bool {
-	if real && t.Float() && a.Float(t) == b.Float(t) {
-		return true
+	if real && t.Float() {
+		// Floats stand for reals: equal, or equal but for the rounding
+		// of a value no float holds (exp of the draws, a quotient).
+		x, y := a.Float(t), b.Float(t)
+		tol := realTolerance
+		if t == Float32 {
+			tol = realTolerance32
+		}
+		if x == y || math.Abs(x-y) <= tol*max(math.Abs(x), math.Abs(y)) {
+			return true
+		}
 	}
 	return SameValue(a, b, t)
 }
+
+// realTolerance32 is realTolerance for float32 values (2^-24 per
+// rounding).
+const realTolerance32 = 1e-5
 
 func values(tp Tuple, v []Value) string {
 	if len(v) == 1 {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -280,6 +281,33 @@ type smtLeaf func(e *Expr) (string, error)
 type smtTranslator struct {
 	opts Options
 	leaf smtLeaf
+	// exps collects the arguments of exp (OpExp, over the reals only),
+	// for the axioms the query states about them (smtExpAxioms); nil
+	// where the query states none, and exp is not translated.
+	exps *[]string
+}
+
+// smtExp names exp over the reals: an uninterpreted function, of which a
+// query states what the proofs need (smtExpAxioms).
+const smtExp = "nestor_exp"
+
+// smtExpAxioms writes what a query with exp knows of it, at the
+// arguments args it applies exp to (ground instances, no quantifier):
+// exp(0) = 1, exp(a) > 0, and exp(a)·exp(b) = exp(a + b) for every pair.
+// That is enough for the regrouping of log-sum-exp (the partial sums
+// rescaled by exp(m − m') meet when the scalings compose), and every
+// statement is true of the real exponential, so a proof that uses them
+// holds for it.
+func smtExpAxioms(args []string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "(assert (= (%s 0.0) 1.0))\n", smtExp)
+	for i, a := range args {
+		fmt.Fprintf(&b, "(assert (< 0.0 (%s %s)))\n", smtExp, a)
+		for _, c := range args[i:] {
+			fmt.Fprintf(&b, "(assert (= (* (%s %s) (%s %s)) (%s (+ %s %s))))\n", smtExp, a, smtExp, c, smtExp, a, c)
+		}
+	}
+	return b.String()
 }
 
 // and returns the conjunction of conditions, dropping "true".
@@ -347,6 +375,15 @@ func (tr *smtTranslator) expr(e *Expr) (smtTerm, error) {
 	case OpCast:
 		val, err := tr.cast(args[0].val, e.Args[0].Type, e.Type)
 		return smtTerm{val, args[0].def}, err
+	case OpExp:
+		if !e.Type.Float() || !tr.opts.Real || tr.exps == nil {
+			return smtTerm{}, fmt.Errorf("assoc: exp on %v is translated over the reals only (Options.Real), in associativity, commutativity and equality queries", e.Type)
+		}
+		a := args[0].val
+		if !slices.Contains(*tr.exps, a) {
+			*tr.exps = append(*tr.exps, a)
+		}
+		return smtTerm{"(" + smtExp + " " + a + ")", args[0].def}, nil
 	case OpSelect:
 		if e.Args[0].Type != Bool {
 			return smtTerm{}, fmt.Errorf("assoc: select condition of type %v", e.Args[0].Type)

@@ -343,7 +343,7 @@ func reprove(t *testing.T, ty Type, e *Entry, prover func(Options) *Prover, rng 
 
 func TestParseHandOps(t *testing.T) {
 	ops, err := HandOps()
-	if err != nil || len(ops) != 26 {
+	if err != nil || len(ops) != 27 {
 		t.Fatalf("shipped hand.txt: %v, %v", ops, err)
 	}
 	for _, h := range ops {

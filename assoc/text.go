@@ -237,8 +237,12 @@ func (pr *printer) expr(e *Expr, prec int) {
 		}
 		sb.WriteByte(')')
 		return
-	case OpCast:
-		sb.WriteString(castName[e.Type])
+	case OpCast, OpExp:
+		if e.Op == OpExp {
+			sb.WriteString("exp")
+		} else {
+			sb.WriteString(castName[e.Type])
+		}
 		sb.WriteByte('(')
 		pr.expr(e.Args[0], 0)
 		sb.WriteByte(')')
@@ -714,6 +718,19 @@ func (p *parser) name() *node {
 		}
 		return p.alloc(node{kind: nOp, tok: tok, op: op, args: args})
 	}
+	if (tok.text == "exp" || tok.text == "expf") && p.tok.kind == tokLParen {
+		// exp of the partial result (or of x, y, k) is the operation;
+		// of the program's values alone it stays a named value, as
+		// before there was one.
+		save := *p
+		p.next()
+		args := p.args()
+		p.expect(tokRParen)
+		if p.err == nil && len(args) == 1 && readsLeaf(args[0]) {
+			return p.alloc(node{kind: nOp, tok: tok, op: OpExp, args: args})
+		}
+		*p = save
+	}
 	if to, ok := castTypes[tok.text]; ok && p.tok.kind == tokLParen {
 		p.next()
 		args := p.args()
@@ -763,6 +780,19 @@ func (p *parser) name() *node {
 		p.fail(tok, "partial result %s inside %s", p.lhs, "a named value")
 	}
 	return p.alloc(node{kind: nVar, tok: tok, text: text})
+}
+
+// readsLeaf reports whether n reads x, y, k or the partial result.
+func readsLeaf(n *node) bool {
+	if n.kind == nLeaf {
+		return true
+	}
+	for _, a := range n.args {
+		if readsLeaf(a) {
+			return true
+		}
+	}
+	return false
 }
 
 // partial parses what follows the reduction's f(args): [i] for x_i, or
