@@ -107,6 +107,9 @@ func (j *jammer) jam(l1 *Loop) []Node {
 		return nil
 	}
 	l2, ok := l1.Body[0].(*Loop)
+	if ok && innermost(l2) {
+		return j.jamPair(l1, l2)
+	}
 	if !ok || len(l2.Body) != 1 {
 		return nil
 	}
@@ -186,6 +189,45 @@ func (j *jammer) jam(l1 *Loop) []Node {
 	main.Body = mainBody
 	r := rest(l1)
 	r.Body = l1.Body // the original nest, for the last rows
+	return []Node{main, r}
+}
+
+// jamPair returns the nodes replacing l1 when l1 and the innermost loop l2
+// it holds are two point loops of one band (a matrix–vector product's
+// rows and columns): l1 is unrolled by Rows·Cols, at most 8, and its
+// copies jammed into l2. A reduction along l2 then runs as that many
+// independent chains of operations instead of one chain whose latency
+// bounds the loop, and the operands that do not move with l1 (the
+// vector) are loaded once for all copies. Legal for the reason the
+// three-loop case is.
+func (j *jammer) jamPair(l1, l2 *Loop) []Node {
+	band, point := j.opt.Band(l1.Level)
+	for _, l := range []*Loop{l1, l2} {
+		b, pt := j.opt.Band(l.Level)
+		if b != band || !pt || l.Step != 1 || l.Dir < 0 || l.Rest {
+			return nil
+		}
+	}
+	if band == 0 || !point || len(l1.Pragmas) > 0 || l2.Level != l1.Level+1 || singleIteration(l1) || singleIteration(l2) || boundsUse(l2, l1.Level) {
+		return nil
+	}
+	var body []*Instance
+	for _, n := range l2.Body {
+		in, ok := n.(*Instance)
+		if !ok {
+			return nil
+		}
+		body = append(body, in)
+	}
+	f := min(j.opt.Rows*j.opt.Cols, 8, int64(j.opt.MaxCopies/len(body)))
+	if f < 2 || !j.pays(l2, body) {
+		return nil
+	}
+	j.count++
+	main := unrolled(l1, f)
+	main.Body = []Node{j.copyInner(l2, body, l1.Level, l1.Level, f, 1)}
+	r := rest(l1)
+	r.Body = l1.Body // the original loop, for the last rows
 	return []Node{main, r}
 }
 

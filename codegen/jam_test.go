@@ -15,7 +15,8 @@ import (
 // on extents that do and do not divide the tile, that every instance
 // runs exactly once and that the accesses to each element written keep
 // their order: in gemm the updates of one C[i][j] (k increasing), in the
-// two-statement nest those of T[i][j] and B[k][j].
+// two-statement nest those of T[i][j] and B[k][j], in the two-loop
+// matrix–vector nest those of y[i].
 func TestUnrollJam(t *testing.T) {
 	cc := needCC(t)
 	progs := []struct {
@@ -55,6 +56,14 @@ func TestUnrollJam(t *testing.T) {
 		}, func(_ string, it []int64) []string {
 			return []string{fmt.Sprint("T", it[0], it[2]), fmt.Sprint("B", it[1], it[2])}
 		}},
+		{"matvec-pair", func(t *testing.T) *ir.Program {
+			// Two loops: i is unrolled and its copies jammed into j, a
+			// chain of updates of y[i] each.
+			return newProg(t, "ni", "nj", "nk").
+				array("y", ir.FuncParam, "ni").array("A", ir.FuncParam, "ni", "nj").array("x", ir.FuncParam, "nj").
+				stmt("i j", []int{0, 0, 0}, "0 <= i < ni and 0 <= j < nj", "y[i] += A[i][j] * x[j]").
+				build()
+		}, func(_ string, it []int64) []string { return []string{fmt.Sprint("y", it[0])} }},
 	}
 	band := func(int) (int, bool) { return 1, true }
 	for _, pc := range progs {
