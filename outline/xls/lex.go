@@ -19,11 +19,14 @@ const (
 )
 
 type tok struct {
-	kind tokKind
-	text string
-	pos  outline.Pos
-	off  int // byte offset of the token in the source
+	text      string
+	off       int32 // byte offset of the token in the source
+	line, col int32
+	kind      tokKind
 }
+
+// pos returns where the token starts.
+func (t tok) pos() outline.Pos { return outline.Pos{Line: int(t.line), Col: int(t.col)} }
 
 func (t tok) String() string {
 	switch t.kind {
@@ -55,10 +58,17 @@ func isNameByte(c byte) bool { return isLetter(c) || isDigit(c) || c == '.' }
 // by which Parse recognizes one.
 const outlinedMark = "// nestor: outlined"
 
+// maxSource bounds the size of a source (tokens keep int32 offsets).
+const maxSource = 1 << 31
+
 // lex splits src into tokens, ending with a tEOF token. Comments run from
 // // to the end of the line; marked lists the lines that hold
-// outlinedMark. Columns count bytes, from 1.
+// outlinedMark. Columns count bytes, from 1. Offsets, lines and columns
+// are int32: a source of maxSource bytes or more is refused.
 func lex(src []byte) (toks []tok, marked map[int]bool, errs []lexError) {
+	if len(src) >= maxSource {
+		return []tok{{kind: tEOF, line: 1, col: 1}}, nil, []lexError{{outline.Pos{Line: 1, Col: 1}, "file too large (2 GiB or more)"}}
+	}
 	line, lineStart := 1, 0
 	i := 0
 	text := string(src)                  // tokens are slices of one copy
@@ -95,7 +105,7 @@ func lex(src []byte) (toks []tok, marked map[int]bool, errs []lexError) {
 				i = len(src)
 				continue
 			}
-			toks = append(toks, tok{tString, text[i : j+3], pos, i})
+			toks = append(toks, tok{text[i : j+3], int32(i), int32(pos.Line), int32(pos.Col), tString})
 			for k := i; k < j+3; k++ {
 				if src[k] == '\n' {
 					line, lineStart = line+1, k+1
@@ -107,17 +117,17 @@ func lex(src []byte) (toks []tok, marked map[int]bool, errs []lexError) {
 			for j < len(src) && isNameByte(src[j]) {
 				j++
 			}
-			toks = append(toks, tok{tIdent, text[i:j], pos, i})
+			toks = append(toks, tok{text[i:j], int32(i), int32(pos.Line), int32(pos.Col), tIdent})
 			i = j
 		case isDigit(c) || c == '-' && i+1 < len(src) && isDigit(src[i+1]):
 			j := i + 1
 			for j < len(src) && (isLetter(src[j]) || isDigit(src[j])) {
 				j++
 			}
-			toks = append(toks, tok{tNumber, text[i:j], pos, i})
+			toks = append(toks, tok{text[i:j], int32(i), int32(pos.Line), int32(pos.Col), tNumber})
 			i = j
 		case c == '-' && i+1 < len(src) && src[i+1] == '>':
-			toks = append(toks, tok{tPunct, "->", pos, i})
+			toks = append(toks, tok{"->", int32(i), int32(pos.Line), int32(pos.Col), tPunct})
 			i += 2
 		case c == '"':
 			j := i + 1
@@ -132,11 +142,11 @@ func lex(src []byte) (toks []tok, marked map[int]bool, errs []lexError) {
 				i = j
 				continue
 			}
-			toks = append(toks, tok{tString, text[i : j+1], pos, i})
+			toks = append(toks, tok{text[i : j+1], int32(i), int32(pos.Line), int32(pos.Col), tString})
 			i = j + 1
 		case c == '(' || c == ')' || c == '[' || c == ']' || c == '{' || c == '}' ||
 			c == ':' || c == ',' || c == '=' || c == '#' || c == '!' || c == '<' || c == '>':
-			toks = append(toks, tok{tPunct, text[i : i+1], pos, i})
+			toks = append(toks, tok{text[i : i+1], int32(i), int32(pos.Line), int32(pos.Col), tPunct})
 			i++
 		default:
 			r, n := utf8.DecodeRune(src[i:])
@@ -144,6 +154,6 @@ func lex(src []byte) (toks []tok, marked map[int]bool, errs []lexError) {
 			i += n
 		}
 	}
-	toks = append(toks, tok{tEOF, "", outline.Pos{Line: line, Col: len(src) - lineStart + 1}, len(src)})
+	toks = append(toks, tok{"", int32(len(src)), int32(line), int32(len(src) - lineStart + 1), tEOF})
 	return toks, marked, errs
 }

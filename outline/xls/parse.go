@@ -77,7 +77,7 @@ func (p *parser) atPunct(s string) bool         { t := p.peek(); return t.kind =
 func (p *parser) atIdent(s string) bool         { t := p.peek(); return t.kind == tIdent && t.text == s }
 func isPunct(t tok, s string) bool              { return t.kind == tPunct && t.text == s }
 func (p *parser) atKeyword() bool               { return p.at(tIdent) && isPunct(p.peekN(1), "=") }
-func (p *parser) failf(f string, a ...any) bool { p.errorf(p.peek().pos, f, a...); return false }
+func (p *parser) failf(f string, a ...any) bool { p.errorf(p.peek().pos(), f, a...); return false }
 
 func (p *parser) expect(s string) bool {
 	if p.atPunct(s) {
@@ -98,7 +98,7 @@ func (p *parser) expectIdent(what string) (tok, bool) {
 func (p *parser) expectName(what string) (tok, bool) {
 	t, ok := p.expectIdent(what)
 	if ok && keywords[t.text] {
-		p.errorf(t.pos, "keyword %s used as a %s", t.text, what)
+		p.errorf(t.pos(), "keyword %s used as a %s", t.text, what)
 		return t, false
 	}
 	return t, ok
@@ -196,7 +196,7 @@ func (p *parser) parsePackage() *outline.Package {
 				return nil
 			}
 			f.Attrs = attrs
-			f.Outlined = p.marked[p.toks[itemStart].pos.Line-1]
+			f.Outlined = p.marked[p.toks[itemStart].pos().Line-1]
 			attrs, itemStart = nil, -1
 		case t.kind == tIdent && p.peekN(1).kind == tIdent, t.kind == tIdent && t.text == "chan":
 			if !p.opaque(itemStart) {
@@ -251,7 +251,7 @@ func (p *parser) opaque(start int) bool {
 	}
 	kw := p.next()
 	if !opaqueKinds[kw.text] {
-		p.errorf(kw.pos, "%s is not a part of an XLS package that nestor reads (want fn, proc, block, chan or scheduled_fn)", kw.text)
+		p.errorf(kw.pos(), "%s is not a part of an XLS package that nestor reads (want fn, proc, block, chan or scheduled_fn)", kw.text)
 		return false
 	}
 	name, ok := p.expectName(kw.text + " name")
@@ -262,12 +262,12 @@ func (p *parser) opaque(start int) bool {
 	if kw.text == "chan" {
 		closer = ")"
 	}
-	o := &outline.Opaque{Kind: kw.text, Name: name.text, Pos: p.toks[start].pos, Top: top}
+	o := &outline.Opaque{Kind: kw.text, Name: name.text, Pos: p.toks[start].pos(), Top: top}
 	var stack []string
 	for {
 		t := p.next()
 		if t.kind == tEOF {
-			p.errorf(kw.pos, "%s %s not closed", kw.text, name.text)
+			p.errorf(kw.pos(), "%s %s not closed", kw.text, name.text)
 			return false
 		}
 		if t.kind == tIdent && isPunct(p.peek(), "=") {
@@ -294,7 +294,7 @@ func (p *parser) opaque(start int) bool {
 			stack = append(stack, "}")
 		case ")", "]", "}":
 			if len(stack) == 0 || stack[len(stack)-1] != t.text {
-				p.errorf(t.pos, "unbalanced '%s' in %s %s", t.text, kw.text, name.text)
+				p.errorf(t.pos(), "unbalanced '%s' in %s %s", t.text, kw.text, name.text)
 				return false
 			}
 			stack = stack[:len(stack)-1]
@@ -302,13 +302,13 @@ func (p *parser) opaque(start int) bool {
 				o.Text = string(p.src[p.toks[start].off : t.off+1])
 				if top {
 					if p.pkg.Top != "" || p.topOpaque != "" {
-						p.errorf(kw.pos, "two tops: %s and %s", p.pkg.Top+p.topOpaque, name.text)
+						p.errorf(kw.pos(), "two tops: %s and %s", p.pkg.Top+p.topOpaque, name.text)
 						return false
 					}
 					p.topOpaque = name.text
 				}
 				if p.pkg.Defines(name.text) && kw.text != "chan" {
-					p.errorf(name.pos, "%s defined twice", name.text)
+					p.errorf(name.pos(), "%s defined twice", name.text)
 					return false
 				}
 				p.pkg.Opaque = append(p.pkg.Opaque, o)
@@ -360,10 +360,10 @@ func (p *parser) parseFunction(top bool) *outline.Function {
 		return nil
 	}
 	if p.pkg.Defines(name.text) {
-		p.errorf(name.pos, "function %s defined twice", name.text)
+		p.errorf(name.pos(), "function %s defined twice", name.text)
 		return nil
 	}
-	f := &outline.Function{Name: name.text, Pos: fnTok.pos}
+	f := &outline.Function{Name: name.text, Pos: fnTok.pos()}
 	sc := &scope{f: f, names: make(map[string]*outline.Node), failed: make(map[string]bool)}
 	if !p.expect("(") || !p.parseParams(sc) || !p.expect("->") {
 		return nil
@@ -373,9 +373,9 @@ func (p *parser) parseFunction(top bool) *outline.Function {
 		return nil
 	}
 	for !p.atPunct("}") && !p.at(tEOF) && len(p.errs) < maxErrors {
-		line := p.peek().pos.Line
+		line := p.peek().pos().Line
 		if !p.parseStmt(sc) {
-			for p.peek().pos.Line == line && !p.at(tEOF) {
+			for p.peek().pos().Line == line && !p.at(tEOF) {
 				p.next()
 			}
 		}
@@ -386,13 +386,13 @@ func (p *parser) parseFunction(top bool) *outline.Function {
 	}
 	switch {
 	case f.Ret == nil && !sc.hasRet:
-		p.errorf(end.pos, "function %s has no ret", f.Name)
+		p.errorf(end.pos(), "function %s has no ret", f.Name)
 	case f.Ret != nil && !f.Ret.Type.Equal(retType):
 		p.errorf(f.Ret.Pos, "function %s returns %s, declared %s", f.Name, f.Ret.Type, retType)
 	}
 	if top {
 		if p.pkg.Top != "" || p.topOpaque != "" {
-			p.errorf(fnTok.pos, "two tops: %s and %s", p.pkg.Top+p.topOpaque, f.Name)
+			p.errorf(fnTok.pos(), "two tops: %s and %s", p.pkg.Top+p.topOpaque, f.Name)
 		}
 		p.pkg.Top = f.Name
 	}
@@ -415,7 +415,7 @@ func (p *parser) parseParams(sc *scope) bool {
 		if !ok {
 			return false
 		}
-		n := &outline.Node{Name: name.text, Op: "param", Type: t, Pos: name.pos}
+		n := &outline.Node{Name: name.text, Op: "param", Type: t, Pos: name.pos()}
 		if p.atIdent("id") && isPunct(p.peekN(1), "=") {
 			p.next()
 			p.next()
@@ -424,7 +424,7 @@ func (p *parser) parseParams(sc *scope) bool {
 			}
 		}
 		if sc.names[name.text] != nil {
-			p.errorf(name.pos, "parameter %s defined twice", name.text)
+			p.errorf(name.pos(), "parameter %s defined twice", name.text)
 			return false
 		}
 		if !p.useID(n, name.text) {
@@ -463,7 +463,7 @@ func (p *parser) useID(n *outline.Node, name string) bool {
 // parseType reads bits[N], token or a tuple (T, ...), each followed by
 // any number of array dimensions [N].
 func (p *parser) parseType(depth int) (outline.Type, bool) {
-	start := p.peek().pos
+	start := p.peek().pos()
 	if depth > maxTypeDepth {
 		return outline.Type{}, p.failf("type nested more than %d deep", maxTypeDepth)
 	}
@@ -529,7 +529,7 @@ func (p *parser) parseValue(t outline.Type, depth int) (Value, bool) {
 	switch t.Kind {
 	case outline.Bits:
 		if p.atIdent("bits") {
-			pos := p.peek().pos
+			pos := p.peek().pos()
 			u, ok := p.parseType(depth)
 			if !ok || !p.expect(":") {
 				return Value{}, false
@@ -607,6 +607,13 @@ type args struct {
 	hidden   bool                       // an operand's definition had errors (already reported)
 }
 
+func (a *args) setWord(key, w string) {
+	if a.words == nil {
+		a.words = make(map[string]string, 1)
+	}
+	a.words[key] = w
+}
+
 // parseStmt reads one statement of a function body:
 //
 //	[ret] NAME: TYPE = OP(operands..., key=value..., id=N, pos=...)
@@ -629,11 +636,11 @@ func (p *parser) parseStmt(sc *scope) bool {
 		n := sc.names[name.text]
 		if n == nil {
 			if !sc.failed[name.text] {
-				p.errorf(name.pos, "undefined name %s", name.text)
+				p.errorf(name.pos(), "undefined name %s", name.text)
 			}
 			return false
 		}
-		return p.setRet(f, n, name.pos)
+		return p.setRet(f, n, name.pos())
 	}
 	n, ok := p.parseNode(sc, name)
 	if !ok {
@@ -644,18 +651,18 @@ func (p *parser) parseStmt(sc *scope) bool {
 	}
 	if n.Op == "param" { // ret x: T = param(name=x): returns a parameter
 		if isRet {
-			return p.setRet(f, n, name.pos)
+			return p.setRet(f, n, name.pos())
 		}
 		return true
 	}
 	if sc.names[name.text] != nil || sc.failed[name.text] {
-		p.errorf(name.pos, "name %s defined twice", name.text)
+		p.errorf(name.pos(), "name %s defined twice", name.text)
 		return false
 	}
 	sc.names[name.text] = n
 	f.Nodes = append(f.Nodes, n)
 	if isRet {
-		return p.setRet(f, n, name.pos)
+		return p.setRet(f, n, name.pos())
 	}
 	return true
 }
@@ -685,7 +692,7 @@ func (p *parser) parseNode(sc *scope, name tok) (*outline.Node, bool) {
 	}
 	info, ok := ops[opTok.text]
 	if !ok {
-		p.errorf(opTok.pos, "unsupported operation %s", opTok.text)
+		p.errorf(opTok.pos(), "unsupported operation %s", opTok.text)
 		return nil, false
 	}
 	a, ok := p.parseArgs(sc, opTok.text, info, t)
@@ -695,8 +702,8 @@ func (p *parser) parseNode(sc *scope, name tok) (*outline.Node, bool) {
 	if opTok.text == "param" {
 		return p.paramStmt(sc, name, t, a)
 	}
-	n := &outline.Node{Op: opTok.text, Type: t, Pos: name.pos, ID: a.ints["id"], Loc: a.loc}
-	if !p.layout(n, a, opTok.pos) {
+	n := &outline.Node{Op: opTok.text, Type: t, Pos: name.pos(), ID: a.ints["id"], Loc: a.loc}
+	if !p.layout(n, a, opTok.pos()) {
 		return nil, false
 	}
 	for _, k := range info.keys {
@@ -720,7 +727,7 @@ func (p *parser) parseNode(sc *scope, name tok) (*outline.Node, bool) {
 		n.Name = name.text
 	}
 	if err := checkNode(n, p.pkg.Func); err != nil {
-		p.errorf(name.pos, "%v", err)
+		p.errorf(name.pos(), "%v", err)
 		return nil, false
 	}
 	return n, true
@@ -732,11 +739,11 @@ func (p *parser) paramStmt(sc *scope, name tok, t outline.Type, a *args) (*outli
 	n := sc.names[a.words["name"]]
 	switch {
 	case n == nil || n.Op != "param":
-		p.errorf(name.pos, "param: %s is not a parameter", a.words["name"])
+		p.errorf(name.pos(), "param: %s is not a parameter", a.words["name"])
 	case name.text != n.Name:
-		p.errorf(name.pos, "param: node %s names parameter %s", name.text, n.Name)
+		p.errorf(name.pos(), "param: node %s names parameter %s", name.text, n.Name)
 	case !t.Equal(n.Type):
-		p.errorf(name.pos, "param: type %s, but parameter %s has type %s", t, n.Name, n.Type)
+		p.errorf(name.pos(), "param: type %s, but parameter %s has type %s", t, n.Name, n.Type)
 	default:
 		return n, true
 	}
@@ -802,12 +809,7 @@ var keyKinds = map[string]string{
 
 // parseArgs reads "(operands..., key=value, ...)".
 func (p *parser) parseArgs(sc *scope, op string, info opInfo, t outline.Type) (*args, bool) {
-	a := &args{
-		lists: make(map[string][]*outline.Node),
-		ints:  make(map[string]int),
-		words: make(map[string]string),
-		keys:  make(map[string]bool),
-	}
+	a := &args{} // its maps are made when first written (most nodes have only id=)
 	open := p.peek()
 	if !p.expect("(") {
 		return nil, false
@@ -830,12 +832,15 @@ func (p *parser) parseArgs(sc *scope, op string, info opInfo, t outline.Type) (*
 		key := p.next()
 		p.next() // =
 		if a.keys[key.text] {
-			p.errorf(key.pos, "argument %s given twice", key.text)
+			p.errorf(key.pos(), "argument %s given twice", key.text)
 			return nil, false
+		}
+		if a.keys == nil {
+			a.keys = make(map[string]bool, 2)
 		}
 		a.keys[key.text] = true
 		if key.text != "id" && key.text != "pos" && !info.takes(key.text) {
-			p.errorf(key.pos, "%s takes no argument %s", op, key.text)
+			p.errorf(key.pos(), "%s takes no argument %s", op, key.text)
 			return nil, false
 		}
 		if !p.parseKeyword(sc, a, key.text, t) {
@@ -845,12 +850,12 @@ func (p *parser) parseArgs(sc *scope, op string, info opInfo, t outline.Type) (*
 	p.next()
 	for _, k := range info.keys {
 		if !a.keys[k] && !info.isOptional(k) {
-			p.errorf(open.pos, "%s needs argument %s", op, k)
+			p.errorf(open.pos(), "%s needs argument %s", op, k)
 			return nil, false
 		}
 	}
 	if info.operands != variadic && len(a.operands) != info.operands {
-		p.errorf(open.pos, "%s takes %d operands, found %d", op, info.operands, len(a.operands))
+		p.errorf(open.pos(), "%s takes %d operands, found %d", op, info.operands, len(a.operands))
 		return nil, false
 	}
 	return a, true
@@ -868,7 +873,7 @@ func (p *parser) parseName(sc *scope, a *args) (*outline.Node, bool) {
 			a.hidden = true
 			return &outline.Node{}, true
 		}
-		p.errorf(t.pos, "undefined name %s", t.text)
+		p.errorf(t.pos(), "undefined name %s", t.text)
 		return nil, false
 	}
 	return n, true
@@ -882,11 +887,17 @@ func (p *parser) parseKeyword(sc *scope, a *args, key string, t outline.Type) bo
 		if ok && key == "id" && v == 0 {
 			return p.failf("id must be positive")
 		}
+		if a.ints == nil {
+			a.ints = make(map[string]int, 2)
+		}
 		a.ints[key] = v
 		return ok
 	case "names":
 		if !p.expect("[") {
 			return false
+		}
+		if a.lists == nil {
+			a.lists = make(map[string][]*outline.Node)
 		}
 		a.lists[key] = []*outline.Node{}
 		for !p.atPunct("]") {
@@ -907,13 +918,13 @@ func (p *parser) parseKeyword(sc *scope, a *args, key string, t outline.Type) bo
 		return ok
 	case "ident":
 		w, ok := p.expectIdent(key)
-		a.words[key] = w.text
+		a.setWord(key, w.text)
 		return ok
 	case "string":
 		if !p.at(tString) {
 			return p.failf("expected a quoted string, found %s", p.peek())
 		}
-		a.words[key] = p.next().text
+		a.setWord(key, p.next().text)
 		return true
 	case "sint":
 		t := p.peek()
@@ -922,13 +933,13 @@ func (p *parser) parseKeyword(sc *scope, a *args, key string, t outline.Type) bo
 			return p.failf("bad %s %s", key, t.text)
 		}
 		p.next()
-		a.words[key] = x.String()
+		a.setWord(key, x.String())
 		return true
 	case "bool":
 		if !p.atIdent("true") && !p.atIdent("false") {
 			return p.failf("expected true or false, found %s", p.peek())
 		}
-		a.words[key] = p.next().text
+		a.setWord(key, p.next().text)
 		return true
 	case "value":
 		v, ok := p.parseValue(t, 0)

@@ -197,7 +197,7 @@ func ParseValue(t outline.Type, s string) (Value, error) {
 	p := &parser{toks: toks}
 	v, ok := p.parseValue(t, 0)
 	if ok && !p.at(tEOF) {
-		p.errorf(p.peek().pos, "unexpected %s after value", p.peek())
+		p.errorf(p.peek().pos(), "unexpected %s after value", p.peek())
 		ok = false
 	}
 	if !ok {
