@@ -121,6 +121,10 @@ type ArrayResult struct {
 	Worst     []int64
 	Orig, Opt Value
 	RelErr    float64
+	// Reference, for a float array that mismatches, compares both
+	// variants with a higher-precision run of the original
+	// (reference.go); nil when none ran.
+	Reference *ReferenceResult
 }
 
 // Value is one element as read back from a harness.
@@ -259,6 +263,9 @@ func Compare(ctx context.Context, f *frontend.File, scop *frontend.Scop, optSrc 
 	res.Arrays, res.Match, err = compareData(h, data[0], data[1], opt)
 	if err != nil {
 		return nil, err
+	}
+	if !res.Match {
+		h.explainByReference(ctx, dir, data[0], data[1], res, opt)
 	}
 	for i, threads := range opt.Threads {
 		// Alternate the variants so that drift of the machine hits both alike.
@@ -418,6 +425,11 @@ func (h *harness) build(ctx context.Context, dir, name, src string, opt Options)
 	if err := os.WriteFile(cfile, []byte(text), 0o644); err != nil {
 		return "", fmt.Errorf("check: %v", err)
 	}
+	return h.compile(ctx, dir, name, cfile, opt)
+}
+
+// compile compiles the harness cfile into dir/name.exe.
+func (h *harness) compile(ctx context.Context, dir, name, cfile string, opt Options) (string, error) {
 	exe := filepath.Join(dir, name+".exe")
 	cc := strings.Fields(opt.CC)
 	if len(cc) == 0 {

@@ -155,8 +155,14 @@ func (r *Result) Format(w io.Writer) {
 		switch {
 		case a.Mismatches > 0 && a.Exact:
 			status = fmt.Sprintf("MISMATCH %d of %d, first at %s: original %v, nestor %v", a.Mismatches, a.Count, a.at(), a.Orig, a.Opt)
+		case a.Mismatches > 0 && a.Reference != nil && a.Reference.Explained:
+			status = fmt.Sprintf("ok, %d of %d beyond rel err %.2g of each other (worst %.2g at %s), but against the long double reference original %.2g, nestor %.2g: %s closer",
+				a.Mismatches, a.Count, a.RTol, a.RelErr, a.at(), a.Reference.OrigErr, a.Reference.OptErr, a.Reference.Closer())
 		case a.Mismatches > 0:
 			status = fmt.Sprintf("MISMATCH %d of %d, worst at %s: original %v, nestor %v, rel err %.2g > %.2g", a.Mismatches, a.Count, a.at(), a.Orig, a.Opt, a.RelErr, a.RTol)
+			if r := a.Reference; r != nil {
+				status += fmt.Sprintf("; against the long double reference original %.2g, nestor %.2g", r.OrigErr, r.OptErr)
+			}
 		case a.Exact || a.Worst == nil:
 			status = "equal"
 		default:

@@ -33,7 +33,12 @@
 //     seed before every run, and init_array runs after it.
 //   - A Result with Match set means every compared element agreed within the
 //     tolerance of its type; any disagreement, NaN where the original has a
-//     number, or infinity of the wrong sign clears it.
+//     number, or infinity of the wrong sign clears it, unless the
+//     optimized float array is within the tolerance of a long double run of
+//     the original (reference.go: the original's own rounding exceeded the
+//     tolerance, as a long float sum's does once nestor factors it under
+//     --assoc-math; ArrayResult.Reference says which variant is closer). A
+//     tolerance the user sets (Options.RTol, Exact) gets no reference.
 //   - The harness never inlines the kernel into the timing code: it calls it
 //     through a volatile function pointer, so the timed code is the
 //     kernel as a separate function compiled once.

@@ -1,0 +1,88 @@
+package check
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"nestor/frontend"
+	"nestor/ir"
+)
+
+func bigsumFile(t *testing.T) *frontend.File {
+	arrays := []*ir.Array{
+		{Name: "A", Elem: ir.Float, Dims: []ir.Aff{constSize(1, 1000000)}, Storage: ir.FuncParam},
+		{Name: "total", Elem: ir.Float, Storage: ir.FuncParam},
+	}
+	fn := &frontend.Func{Name: "kernel_bigsum", Params: []frontend.FuncParam{
+		{Name: "n", Elem: ir.Int, Param: 0},
+		{Name: "A", Elem: ir.Float, Dims: arrays[0].Dims, Param: -1},
+		{Name: "total", Elem: ir.Float, Pointer: true, Param: -1},
+	}}
+	return fileOf(t, "bigsum.c", fn, program([]string{"n"}, arrays, "total"))
+}
+
+// factoredSum is bigsum.c's loop in 16 partial sums, as nestor factors a
+// reduction under --assoc-math.
+const factoredSum = `{
+    float nestor_p[16] = {0};
+    for (int c = 0; c < 16; c++)
+      for (int i = c * (n / 16); i < (c == 15 ? n : (c + 1) * (n / 16)); i++)
+        nestor_p[c] += A[i];
+    for (int c = 0; c < 16; c++)
+      *total += nestor_p[c];
+  }`
+
+// A float sum factored into partial sums differs from the sequential one
+// by more than float's tolerance, because the sequential sum rounds more:
+// against the long double reference the factored one is closer, and the
+// comparison passes, saying so. A wrong sum, beyond the tolerance of the
+// reference, still fails; a tolerance the user sets is the criterion,
+// with no reference.
+func TestReferenceExplainsReassociation(t *testing.T) {
+	needCC(t)
+	f := bigsumFile(t)
+	loop := "for (int i = 0; i < n; i++)\n    *total += A[i];"
+	factored := edit(t, f.Src, loop, factoredSum)
+	opt := quick(Options{Params: map[string]int64{"n": 1000000}, Threads: []int{1}})
+	res, err := Compare(context.Background(), f, nil, factored, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	res.Format(&out)
+	t.Logf("\n%s", out.String())
+	tot := res.Arrays[1]
+	if tot.Name != "total" || tot.Mismatches != 1 || tot.RelErr <= RTolFloat {
+		t.Fatalf("total: %+v (want the sums apart by more than %g)", tot, RTolFloat)
+	}
+	r := tot.Reference
+	if r == nil || !r.Explained || r.OptErr >= r.OrigErr || r.Closer() != "nestor" || !res.Match {
+		t.Fatalf("reference %+v, match %v: want the factored sum closer and the comparison passed", r, res.Match)
+	}
+	if !strings.Contains(out.String(), "nestor closer") || strings.Contains(out.String(), "FAIL") {
+		t.Errorf("report:\n%s", out.String())
+	}
+
+	// 1% off in the partial sums: closer to the reference than the
+	// original, but beyond the tolerance of it.
+	wrong := edit(t, factored, "*total += nestor_p[c];", "*total += nestor_p[c] * 1.01f;")
+	opt.KeepDir = t.TempDir()
+	res, err = Compare(context.Background(), f, nil, wrong, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := res.Arrays[1].Reference; res.Match || r == nil || r.Explained || r.OptErr <= RTolFloat {
+		t.Errorf("wrong sum: match %v, reference %+v", res.Match, r)
+	}
+
+	opt.RTol = RTolFloat
+	opt.KeepDir = t.TempDir()
+	res, err = Compare(context.Background(), f, nil, factored, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Match || res.Arrays[1].Reference != nil {
+		t.Errorf("with --rtol set: match %v, reference %+v", res.Match, res.Arrays[1].Reference)
+	}
+}
