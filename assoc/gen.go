@@ -889,6 +889,35 @@ func (jr *journal) load(name, data, head string) error {
 	return nil
 }
 
+// ReadJournal returns the operators a generation journal of a table of
+// type t records as proved, in table order: the table of an interrupted
+// run so far (each entry is proved; what is missing is the candidates
+// not reached).
+func ReadJournal(name string, t Type) ([]Entry, error) {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	jr := &journal{t: t, done: map[string]journalRecord{}}
+	head, _, _ := strings.Cut(string(data), "\n")
+	if !strings.HasPrefix(head, journalMagic+" type="+t.String()+" ") {
+		return nil, fmt.Errorf("%s:1:1: not a journal of a %v table: %q", name, t, head)
+	}
+	if err := jr.load(name, string(data), head); err != nil {
+		return nil, err
+	}
+	var out []Entry
+	for _, r := range jr.done {
+		if r.entry != nil {
+			out = append(out, *r.entry)
+		}
+	}
+	slices.SortFunc(out, func(a, b Entry) int {
+		return cmp.Or(cmp.Compare(a.Elems[0].Op, b.Elems[0].Op), cmp.Compare(a.Leaves, b.Leaves), strings.Compare(a.Tuple.String(), b.Tuple.String()))
+	})
+	return out, nil
+}
+
 func (jr *journal) lookup(tp Tuple) (journalRecord, bool) {
 	if len(jr.done) == 0 {
 		return journalRecord{}, false

@@ -3,6 +3,7 @@ package assoc
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"math/bits"
 	"math/rand/v2"
@@ -160,8 +161,29 @@ func Recognize(update Tuple, opts MatchOptions) (*Match, error) {
 				return m2, nil
 			}
 		}
+		// The shipped tables' larger operators, loaded only now.
+		if opts.Tables == nil && hasMore(update) {
+			all := opts
+			all.Tables = EmbeddedAll
+			if m2, err2 := Recognize(update, all); err2 == nil {
+				return m2, nil
+			}
+		}
 	}
 	return nil, err
+}
+
+// hasMore reports whether a type of update has larger operators shipped
+// apart (EmbeddedMore).
+func hasMore(update Tuple) bool {
+	for _, e := range update.Elems {
+		if e.Type < numTypes {
+			if _, err := fs.Stat(tableFiles, "tables/"+e.Type.String()+".more.bin"); err == nil {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // splitConditionsTuple applies splitConditions to every element.

@@ -409,6 +409,69 @@ func Embedded(t Type) (*Table, error) {
 	return tb, nil
 }
 
+// The larger operators of a type (tables/<type>.more.txt, packed as
+// .more.bin: the 6-leaf 1-tuples of int32, tens of thousands) are kept
+// apart from its table, so that a process matching a common update loads
+// only the small one; Recognize consults them (EmbeddedAll) only for an
+// update the small table does not recognize.
+
+var embeddedAll struct {
+	sync.Mutex
+	tables map[Type]*Table
+}
+
+// EmbeddedMore returns the shipped larger operators of t, nil when there
+// are none. Each call decodes them (EmbeddedAll keeps them).
+func EmbeddedMore(t Type) (*Table, error) {
+	if t >= numTypes {
+		return nil, nil
+	}
+	name := "tables/" + t.String() + ".more.bin"
+	data, err := tableFiles.ReadFile(name)
+	if err != nil {
+		return nil, nil
+	}
+	tb := &Table{}
+	if err := tb.UnmarshalBinary(data); err != nil {
+		return nil, fmt.Errorf("assoc/%s: %v", name, strings.TrimPrefix(err.Error(), "assoc: "))
+	}
+	if tb.Type != t {
+		return nil, fmt.Errorf("assoc/%s: table of %v, want %v", name, tb.Type, t)
+	}
+	return tb, nil
+}
+
+// EmbeddedAll returns the shipped table of t with its larger operators
+// (EmbeddedMore), in one table; the shipped table itself when t has none.
+// Loaded once and shared: callers must not modify it.
+func EmbeddedAll(t Type) (*Table, error) {
+	embeddedAll.Lock()
+	defer embeddedAll.Unlock()
+	if tb, ok := embeddedAll.tables[t]; ok {
+		return tb, nil
+	}
+	base, err := Embedded(t)
+	if err != nil {
+		return nil, err
+	}
+	more, err := EmbeddedMore(t)
+	if err != nil {
+		return nil, err
+	}
+	all := base
+	if more != nil {
+		all = &Table{Type: t, Version: base.Version, Prover: base.Prover,
+			Generators: append(slices.Clone(base.Generators), more.Generators...),
+			Entries:    append(slices.Clone(base.Entries), more.Entries...)}
+		SortEntries(all.Entries)
+	}
+	if embeddedAll.tables == nil {
+		embeddedAll.tables = map[Type]*Table{}
+	}
+	embeddedAll.tables[t] = all
+	return all, nil
+}
+
 // HandOp is a higher-dimensional primitive of tables/hand.txt, which the
 // enumeration cannot reach: its name, its operator in the notation, and
 // its line in the file.

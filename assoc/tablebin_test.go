@@ -11,8 +11,15 @@ import (
 // generate writes them), and unpacks to the text's entries, field by
 // field.
 func TestPackedTables(t *testing.T) {
+	var names []string
 	for _, ty := range Types() {
-		src := filepath.Join("tables", ty.String()+".txt")
+		names = append(names, ty.String())
+		if _, err := os.Stat(filepath.Join("tables", ty.String()+".more.txt")); err == nil {
+			names = append(names, ty.String()+".more")
+		}
+	}
+	for _, ty := range names {
+		src := filepath.Join("tables", ty+".txt")
 		text, err := ReadTableFile(src)
 		if err != nil {
 			t.Errorf("%v: %v", ty, err)
@@ -22,7 +29,7 @@ func TestPackedTables(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", src, err)
 		}
-		got, err := os.ReadFile(filepath.Join("tables", ty.String()+".bin"))
+		got, err := os.ReadFile(filepath.Join("tables", ty+".bin"))
 		if err != nil || !bytes.Equal(got, want) {
 			t.Errorf("%v: tables/%v.bin is not the packing of %s (run go generate ./assoc): %v", ty, ty, src, err)
 			continue
@@ -31,7 +38,7 @@ func TestPackedTables(t *testing.T) {
 		if err := back.UnmarshalBinary(got); err != nil {
 			t.Fatalf("%v: %v", ty, err)
 		}
-		sameTables(t, ty.String(), &back, text)
+		sameTables(t, ty, &back, text)
 	}
 }
 
@@ -111,5 +118,82 @@ func TestPackRoundTrip(t *testing.T) {
 		flipped[n] ^= 0x5a
 		var f Table
 		f.UnmarshalBinary(flipped) // must not panic
+	}
+}
+
+// substK replaces k by v in e.
+func substK(e *Expr, v *Expr) *Expr {
+	if e.Op == OpK {
+		return v
+	}
+	if len(e.Args) == 0 {
+		return e
+	}
+	c := *e
+	c.Args = make([]*Expr, len(e.Args))
+	for i, a := range e.Args {
+		c.Args[i] = substK(a, v)
+	}
+	return &c
+}
+
+// moreTried bounds the larger operators TestEmbeddedMore writes as
+// updates (a miss of the small table costs milliseconds).
+const moreTried = 40
+
+// A type's larger operators (tables/<type>.more.txt) join its table in
+// EmbeddedAll, grouped by root; Recognize with the shipped tables finds
+// an update that only they hold.
+func TestEmbeddedMore(t *testing.T) {
+	for _, ty := range Types() {
+		more, err := EmbeddedMore(ty)
+		if err != nil {
+			t.Fatalf("%v: %v", ty, err)
+		}
+		if more == nil {
+			continue
+		}
+		base, _ := Embedded(ty)
+		all, err := EmbeddedAll(ty)
+		if err != nil || len(all.Entries) != len(base.Entries)+len(more.Entries) {
+			t.Fatalf("%v: %d entries in all, %d + %d shipped: %v", ty, len(all.Entries), len(base.Entries), len(more.Entries), err)
+		}
+		seen := map[Op]bool{}
+		for k, e := range all.Entries {
+			if r := e.Elems[0].Op; k > 0 && r != all.Entries[k-1].Elems[0].Op && seen[r] {
+				t.Fatalf("%v: root %v not grouped", ty, r)
+			}
+			seen[e.Elems[0].Op] = true
+		}
+		// The larger 1-tuple operators applied to a named value, k an
+		// invariant one: some that the small table does not recognize
+		// are found with all; none is refused with all.
+		inv := MatchOptions{Invariant: func(name string) bool { return name == "c" }}
+		found, tried := 0, 0
+		for _, e := range more.Entries {
+			if len(e.Elems) != 1 || !e.Wraps {
+				continue
+			}
+			if tried++; tried > moreTried {
+				break
+			}
+			update := Tuple{Elems: []*Expr{substK(substY(e.Elems[0], []*Expr{Var("in(r)", ty)}), Var("c", ty))}}
+			small := inv
+			small.Tables = Embedded
+			if _, err := Recognize(update, small); err == nil {
+				continue // the small table holds an equal form
+			}
+			m, err := Recognize(update, inv)
+			if err != nil {
+				t.Errorf("%v: %v not recognized with the larger operators: %v", ty, update, err)
+				continue
+			}
+			if found++; found == 1 {
+				t.Logf("%v: %v recognized as %v", ty, update, m.Tuple)
+			}
+		}
+		if found == 0 {
+			t.Errorf("%v: every larger operator recognized by the small table alone", ty)
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -17,7 +18,7 @@ import (
 func init() { commands = append(commands, assocGenCommand) }
 
 var assocGenCommand = &command{
-	name: "assoc gen", args: "--type T --leaves L [--leaves2 L] [--tuple 1|2|1,2] [--ops OPS] [--ops2 OPS] [-o FILE] [--jobs N] [--resume] [--timeout D] [--rlimit N] [--classes] [--min-leaves L --merge FILE]",
+	name: "assoc gen", args: "--type T --leaves L [--leaves2 L] [--tuple 1|2|1,2] [--ops OPS] [--ops2 OPS] [-o FILE] [--jobs N] [--resume] [--timeout D] [--rlimit N] [--classes] [--min-leaves L --merge FILE] [--from-journal FILE]",
 	summary: `generate the table of elementary associative operators of a type
 
 Enumerates the canonical 1- and 2-tuple expression trees in x, y and a
@@ -44,7 +45,10 @@ points: one proof per class, each other member shown equal to it (normal
 forms, else one Z3 query) and given its identity and commutativity
 (assoc/genclass.go). --min-leaves L with --merge FILE extends a table:
 only candidates of L leaves and more are generated, and FILE's entries
-are kept (its hand primitives too with --hand=false).`,
+are kept (its hand primitives too with --hand=false). --from-journal
+FILE writes the table of what the journal of a run still going on or
+interrupted records as proved (each entry proved; the candidates not yet
+reached are missing), without generating.`,
 	setup: func(fs *flag.FlagSet) runFunc {
 		typ := fs.String("type", "", "element `type`: bool, int8 … int64, uint8 … uint64, float32, float64")
 		leaves := fs.Int("leaves", 0, "at most `L` leaves per operator (whole tuple)")
@@ -64,6 +68,7 @@ are kept (its hand primitives too with --hand=false).`,
 		quiet := fs.Bool("quiet", false, "no progress lines")
 		classes := fs.Bool("classes", false, "group the elementary candidates by their values on fixed points and prove one per class, the others shown equal to it (integer and bool types)")
 		minLeaves := fs.Int("min-leaves", 0, "skip the candidates with fewer than `L` leaves (a run that extends a table: see --merge)")
+		fromJournal := fs.String("from-journal", "", "write the table of the operators the journal `FILE` of an interrupted run records as proved, without generating (one tuple size)")
 		merge := fs.String("merge", "", "keep the entries of the table `FILE` (one of the same type) beside the generated ones")
 		addHand := fs.Bool("add-hand", false, "prove the primitives of assoc/tables/hand.txt that the table -o FILE lacks and add them to it, keeping its entries")
 		return func(out io.Writer, args []string) error {
@@ -142,6 +147,17 @@ are kept (its hand primitives too with --hand=false).`,
 					Jobs: *jobs, Timeout: *timeout, ResourceLimit: *rlimit, Journal: jname, Resume: *resume, Progress: progress,
 					MinLeaves: *minLeaves, Classes: *classes,
 				}
+				if *fromJournal != "" {
+					entries, err := assoc.ReadJournal(*fromJournal, t)
+					if err != nil {
+						return err
+					}
+					tb.Entries = append(tb.Entries, entries...)
+					tb.Generators = append(tb.Generators, fmt.Sprintf("tuple=%d leaves=%d ops=%q samples=%d seed=%d timeout=%v partial=%s",
+						size, max, ops.String(), *samples, *seed, *timeout, filepath.Base(*fromJournal)))
+					summary = append(summary, fmt.Sprintf("%d-tuples: %d operators proved so far, from the journal of an interrupted run (%s)", size, len(entries), filepath.Base(*fromJournal)))
+					continue
+				}
 				entries, stats, err := assoc.Generate(cfg)
 				if stats != nil {
 					stats.Print(statsOut)
@@ -212,8 +228,11 @@ are kept (its hand primitives too with --hand=false).`,
 			}
 			assoc.SortEntries(tb.Entries)
 			cmdline := regenCommand(t, *leaves, *leaves2, sizes, *opsFlag, *ops2Flag, *samples, *seed, *timeout, *rlimit, *hand, *outFile)
-			if *minLeaves > 2 || *classes || *merge != "" {
+			if *minLeaves > 2 || *classes || *merge != "" || *fromJournal != "" {
 				var extra []string
+				if *fromJournal != "" {
+					extra = append(extra, "--from-journal "+*fromJournal)
+				}
 				if *minLeaves > 2 {
 					extra = append(extra, fmt.Sprintf("--min-leaves %d", *minLeaves))
 				}
@@ -247,6 +266,9 @@ are kept (its hand primitives too with --hand=false).`,
 				return err
 			}
 			for _, j := range journals {
+				if *fromJournal != "" {
+					break // the run goes on: keep its journal
+				}
 				if err := os.Remove(j); err != nil && !errors.Is(err, os.ErrNotExist) {
 					return err
 				}

@@ -1,6 +1,7 @@
 // Command packtables writes the packed form of assoc's shipped tables:
-// for each tables/<type>.txt, tables/<type>.bin (assoc's tablebin.go),
-// the form a process loads. Run it with go generate in assoc.
+// for each tables/<type>.txt and tables/<type>.more.txt, the .bin beside
+// it (assoc's tablebin.go), the form a process loads. Run it with go
+// generate in assoc.
 package main
 
 import (
@@ -16,8 +17,12 @@ import (
 func main() {
 	dir := flag.String("dir", "tables", "the directory of the text tables")
 	flag.Parse()
+	var names []string
 	for _, t := range assoc.Types() {
-		src := filepath.Join(*dir, t.String()+".txt")
+		names = append(names, t.String(), t.String()+".more")
+	}
+	for _, name := range names {
+		src := filepath.Join(*dir, name+".txt")
 		tb, err := assoc.ReadTableFile(src)
 		if os.IsNotExist(err) {
 			continue
@@ -29,7 +34,7 @@ func main() {
 		if err != nil {
 			fail(fmt.Errorf("%s: %v", src, err))
 		}
-		dst := filepath.Join(*dir, t.String()+".bin")
+		dst := filepath.Join(*dir, name+".bin")
 		if old, err := os.ReadFile(dst); err == nil && bytes.Equal(old, data) {
 			continue
 		}
