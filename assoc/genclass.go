@@ -40,9 +40,12 @@ import (
 //     it was shown equal ("eq nf" or "eq z3" after the representative's
 //     proof). A member not shown equal, or whose representative Z3 could
 //     not decide or proved only without wrap-around, goes through Z3
-//     itself. Members of a class Z3 refuted are dropped without a proof
-//     of their own: a fingerprint collision could drop an associative
-//     operator (completeness, never soundness).
+//     itself, and the first such member Z3 proves with wrap-around stands
+//     for the class from then on; after maxUndecided members in a row
+//     that Z3 does not decide either, the rest of the class is left out.
+//     Members of a class Z3 refuted are dropped without a proof of their
+//     own: a fingerprint collision could drop an associative operator
+//     (completeness, never soundness).
 //
 // Phases 2 and 3 run a class at a time (a worker proves the
 // representative, then decides the other members), so that an interrupted
@@ -63,20 +66,21 @@ type ClassStats struct {
 	// representative by normal forms (no Z3 call) and by one Z3 query.
 	ByNF, ByZ3 int
 	// WithRefuted counts the members dropped with their refuted
-	// representative; Alone those proved (or not) on their own.
-	WithRefuted, Alone int
+	// representative; Alone those proved (or not) on their own; GaveUp
+	// those left out of a class Z3 decided none of the first members of.
+	WithRefuted, Alone, GaveUp int
 }
 
 // Saved returns the candidates that needed no proof of their own: the
 // members shown equal by normal forms or dropped with their class (each
 // would have cost the Z3 queries of associativity, identity and
 // commutativity), and those shown equal by one Z3 query instead.
-func (c ClassStats) Saved() (noZ3, oneQuery int) { return c.ByNF + c.WithRefuted, c.ByZ3 }
+func (c ClassStats) Saved() (noZ3, oneQuery int) { return c.ByNF + c.WithRefuted + c.GaveUp, c.ByZ3 }
 
 func (c ClassStats) String() string {
 	noZ3, one := c.Saved()
-	return fmt.Sprintf("%d classes, %d members: %d equal by normal form, %d equal by one Z3 query, %d dropped with a refuted class, %d proved alone (Z3 proofs saved: %d, %d more replaced by an equality query)",
-		c.Classes, c.Members, c.ByNF, c.ByZ3, c.WithRefuted, c.Alone, noZ3, one)
+	return fmt.Sprintf("%d classes, %d members: %d equal by normal form, %d equal by one Z3 query, %d dropped with a refuted class, %d proved alone, %d left out of undecided classes (Z3 proofs saved: %d, %d more replaced by an equality query)",
+		c.Classes, c.Members, c.ByNF, c.ByZ3, c.WithRefuted, c.Alone, c.GaveUp, noZ3, one)
 }
 
 // classCand is an elementary candidate of phase 1.
@@ -225,15 +229,31 @@ func generateClasses(cfg GenConfig, jr *journal) ([]Entry, *GenStats, error) {
 			return err
 		}
 		emit(ro)
+		undecided := 0 // members Z3 did not decide alone, in a row
 		for _, m := range classes[i][1:] {
 			o := genOutcome{seq: m.seq, tp: m.tp, leaves: tupleLeaves(m.tp), stage: stageElementary}
 			t0 := time.Now()
+			if ro.verdict == Unknown && undecided >= maxUndecided {
+				// Z3 decided neither the representative nor the
+				// members tried after it: the rest are left out.
+				o.verdict, o.unjournaled, o.member = Unknown, true, memberGaveUp
+				emit(o)
+				continue
+			}
 			err := w.member(&o, m.ieee, &ro)
 			o.time = time.Since(t0)
 			if err != nil {
 				return err
 			}
 			emit(o)
+			switch {
+			case o.member != memberAlone:
+			case o.verdict == Unknown:
+				undecided++
+			case ro.verdict == Unknown || ro.entry != nil && !ro.entry.Wraps && o.entry != nil && o.entry.Wraps:
+				// A member Z3 decided stands for the class from now on.
+				ro, undecided = o, 0
+			}
 		}
 		return nil
 	})
@@ -341,7 +361,13 @@ const (
 	memberZ3                 // shown equal by one Z3 query
 	memberWithRefuted        // dropped with its refuted representative
 	memberAlone              // proved (or not) on its own
+	memberGaveUp             // left out: Z3 decided none of the class's first members
 )
+
+// maxUndecided is the number of members tried alone after a
+// representative Z3 did not decide, before the rest of the class is left
+// out.
+const maxUndecided = 2
 
 // member decides a member o of the class of the decided representative
 // rep (phase 3 above).
@@ -396,6 +422,8 @@ func (c *ClassStats) count(o genOutcome) {
 		c.WithRefuted++
 	case memberAlone:
 		c.Alone++
+	case memberGaveUp:
+		c.GaveUp++
 	}
 }
 
