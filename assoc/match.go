@@ -654,7 +654,10 @@ func countLeaves(e *Expr, xs, nk *int) {
 func (ei *entryIndex) patterns() []*pnode {
 	ei.patOnce.Do(func() {
 		for _, e := range ei.entry.Elems {
-			ei.pats = append(ei.pats, newPattern(Canon(e))) // hand-written entries may not be canonical
+			if !ei.entry.canonical {
+				e = Canon(e) // hand-written entries may not be canonical
+			}
+			ei.pats = append(ei.pats, newPattern(e))
 		}
 	})
 	return ei.pats

@@ -40,6 +40,9 @@ type Entry struct {
 	// Name names a primitive added by hand ("complex-mul"), "" for a
 	// generated operator.
 	Name string
+	// canonical marks an operator known to be in canonical form (a
+	// packed table records it): matching skips Canon.
+	canonical bool
 }
 
 // Table is the set of proved operators of one element type.

@@ -35,7 +35,8 @@ import (
 //	    index, for a constant the value, for a named value its string
 //	    index, then the indices of its Op.Arity operands, all earlier nodes
 //	entries: count, then each:
-//	    flags (byte: 1 commutative, 2 wraps, 4 real only, 8 has identity)
+//	    flags (byte: 1 commutative, 2 wraps, 4 real only, 8 has identity,
+//	    16 canonical: matching builds its patterns without Canon)
 //	    leaves, elements, the elements' root nodes, the identity's root
 //	    nodes when flag 8, proof and name string indices
 
@@ -49,6 +50,7 @@ const (
 	packWraps
 	packRealOnly
 	packIdentity
+	packCanonical // the operator is in canonical form (Canon leaves it)
 )
 
 // MarshalBinary packs t (the packed table format above).
@@ -59,7 +61,7 @@ func (t *Table) MarshalBinary() ([]byte, error) {
 	for i := range t.Entries {
 		en := &t.Entries[i]
 		var flags byte
-		for bit, on := range []bool{en.Commutative, en.Wraps, en.RealOnly, en.Identity != nil} {
+		for bit, on := range []bool{en.Commutative, en.Wraps, en.RealOnly, en.Identity != nil, isCanonical(en.Tuple)} {
 			if on {
 				flags |= 1 << bit
 			}
@@ -152,6 +154,17 @@ func (w *packWriter) node(e *Expr) uint64 {
 	w.nodes = append(w.nodes, enc...)
 	w.slots += len(e.Args)
 	return id
+}
+
+// isCanonical reports whether Canon leaves every element of tp as it is.
+func isCanonical(tp Tuple) bool {
+	c := CanonTuple(tp)
+	for i, e := range tp.Elems {
+		if !c.Elems[i].Equal(e) {
+			return false
+		}
+	}
+	return true
 }
 
 // errPacked is the error of a malformed packed table.
@@ -304,6 +317,7 @@ func (t *Table) UnmarshalBinary(data []byte) error {
 		en.Commutative = flags&packCommutative != 0
 		en.Wraps = flags&packWraps != 0
 		en.RealOnly = flags&packRealOnly != 0
+		en.canonical = flags&packCanonical != 0
 		en.Leaves = int(r.uvarint())
 		n := r.count()
 		if r.err != nil || n == 0 || n > maxElems {
