@@ -45,9 +45,12 @@
 // # What callers can rely on
 //
 //   - A [Match] is a claim: the update equals Operator applied to x and
-//     Y (by canonical forms, or by the normal forms of nf.go), Operator
-//     is proved associative by Z3 (the tables), its Identity and
-//     Commutative flag are Z3's. Nothing rests on random testing alone.
+//     Y (by canonical forms, a float product y_j·e meeting e with y_j = 1,
+//     or by the normal forms of nf.go), Operator is proved associative by
+//     Z3 (the tables; with exp, from exp(0) = 1, exp(a) > 0 and
+//     exp(a)·exp(b) = exp(a + b), which the exponential satisfies), its
+//     Identity and Commutative flag are Z3's. Nothing rests on random
+//     testing alone.
 //   - A [MatchError] with NotAssociative set carries a proof that no
 //     associative operator decomposes the update (closure.go: exhaustive
 //     at 8 bits); every other refusal says "not recognized".
