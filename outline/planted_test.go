@@ -28,7 +28,8 @@ type plantedResult struct {
 // of them (the body, kept once). With check, the result is checked as every test result
 // is (checkOutline: valid, same values, cost falls by what each function
 // saves, inlining gives the input back, idempotent); without, only that
-// every function passes Check.
+// every function passes Check and no two outlined functions have one
+// body.
 func outlinePlanted(t *testing.T, s PlantSpec, check bool) plantedResult {
 	t.Helper()
 	p, want, copies, decoys := plant(s)
@@ -85,6 +86,7 @@ func outlinePlanted(t *testing.T, s PlantSpec, check bool) plantedResult {
 				t.Fatal(err)
 			}
 		}
+		checkBodies(t, p)
 	}
 	r := plantedResult{whole: true, copies: len(copies), saved: rep.CostBefore - rep.CostAfter, want: want}
 	for _, ds := range direct {
