@@ -2,9 +2,7 @@ package pipeline
 
 import (
 	"fmt"
-	"slices"
 
-	"nestor/deps"
 	"nestor/frontend"
 	"nestor/sched"
 )
@@ -35,13 +33,11 @@ func Describe(f *frontend.File, k int, opt Options, fusions []sched.Fusion) ([]*
 	if err != nil {
 		return nil, err
 	}
-	g := s.graph
-	if g == nil || g.Prog != s.Prog {
-		if g, err = deps.Analyze(s.Prog); err != nil {
-			return nil, err
-		}
+	g, err := s.dependences()
+	if err != nil {
+		return nil, err
 	}
-	origPar := slices.Contains(sched.OriginalParallel(s.Prog, g).Parallel, true)
+	origPar := sched.OriginalParallel(s.Prog, g).AnyParallel()
 	plan := sched.Plan{Tile: opt.Tile, Reorder: true, Machine: opt.Machine}
 	for _, n := range opt.TileSizes {
 		plan.Sizes = append(plan.Sizes, int64(n))
@@ -56,7 +52,7 @@ func Describe(f *frontend.File, k int, opt Options, fusions []sched.Fusion) ([]*
 			continue
 		}
 		lay.Scheduled = true
-		lay.Parallel = slices.Contains(sc.Parallel, true)
+		lay.Parallel = sc.AnyParallel()
 		if lay.Bands, err = sched.DescribeBands(s.Prog, sc, plan); err != nil {
 			return nil, err
 		}

@@ -181,8 +181,10 @@ type region struct {
 	loops []sched.LoopInfo
 	// reductions are the loops to print factored (pass rfactor).
 	reductions []*ir.Reduction
-	// graph holds dependences a pass computed (pass expand); valid while
-	// graph.Prog is Prog.
+	// graph holds the dependences of Prog once computed (dependences
+	// computes them on demand, pass expand sets those of its output); the
+	// driver drops them after a program pass that does not declare it
+	// keeps them.
 	graph *deps.Graph
 	// dec are the region's fixed decisions (Options.Decide).
 	dec Decisions
@@ -201,11 +203,14 @@ type region struct {
 
 // pass is one step on a region: a program pass rewrites its ir.Program
 // (ir.Check holds after it), a code pass (code set) builds, annotates or
-// prints its loop AST.
+// prints its loop AST. keepsDeps declares that a program pass leaves the
+// region's dependences valid: it does not change the program, or it sets
+// those of the program it returns.
 type pass struct {
-	name string
-	fn   func(*region, *Options) error
-	code bool
+	name      string
+	fn        func(*region, *Options) error
+	code      bool
+	keepsDeps bool
 }
 
 // GCPercent is the garbage collector's setting (GOGC) the command line
@@ -221,7 +226,7 @@ const GCPercent = 400
 // the code is generated.
 var passes = []pass{
 	{name: "reroll", fn: rerollPass},
-	{name: "expand", fn: expandPass},
+	{name: "expand", fn: expandPass, keepsDeps: true},
 	{name: "schedule", fn: schedule},
 	{name: "rfactor", fn: factor},
 	{name: "build", fn: buildPass, code: true},
@@ -288,9 +293,15 @@ func (s *region) run(opt *Options, until string) error {
 			}
 			return fmt.Errorf("%s: pass %s: %w", s.Pos, p.name, err)
 		}
+		if !p.code && !p.keepsDeps {
+			s.graph = nil
+		}
 		if opt.Check && !p.code {
 			if err := ir.Check(s.Prog); err != nil {
 				return fmt.Errorf("%s: after pass %s: %w", s.Pos, p.name, err)
+			}
+			if s.graph != nil && s.graph.Prog != s.Prog {
+				return fmt.Errorf("%s: pass %s declares it keeps the dependences but changed the program", s.Pos, p.name)
 			}
 		}
 	}
@@ -475,12 +486,9 @@ func schedule(s *region, opt *Options) error {
 		return nil
 	}
 	s.scheduled = s.Prog
-	g := s.graph
-	if g == nil || g.Prog != s.Prog { // none, or computed before a pass changed the program
-		var err error
-		if g, err = deps.Analyze(s.Prog); err != nil {
-			return err
-		}
+	g, err := s.dependences()
+	if err != nil {
+		return err
 	}
 	if g.Exhausted {
 		opt.note(s.Scop, "the dependence analysis spent its budget (%.3g units of work): the dependences it could not decide are assumed, which only restricts the schedule", float64(g.Work))
@@ -488,7 +496,7 @@ func schedule(s *region, opt *Options) error {
 	if s.dec.Order == OrderOriginalParallel {
 		orig := sched.OriginalParallel(s.Prog, g)
 		s.kept = "the original order with its parallel loops (decided)"
-		if p, loops, err := sched.ApplyPlan(s.Prog, orig, sched.Plan{}); err == nil && slices.Contains(orig.Parallel, true) {
+		if p, loops, err := sched.ApplyPlan(s.Prog, orig, sched.Plan{}); err == nil && orig.AnyParallel() {
 			s.Prog, s.loops = p, loops
 		} else {
 			s.kept = "the original order (decided; it has no parallel loop)"
@@ -510,18 +518,18 @@ func schedule(s *region, opt *Options) error {
 		opt.note(s.Scop, "its constant sizes overflow int64 in the scheduler's exact arithmetic: scheduled with %d of them as parameters, the schedule then specialized to their values", sc.Lifted)
 	}
 	keepCached := opt.KeepCached && s.dec.Order != OrderSchedule
-	if bytes, ok := footprint(s.Prog); keepCached && ok && bytes <= opt.machine().L2 && !slices.Contains(sc.Parallel, true) {
+	if bytes, ok := footprint(s.Prog); keepCached && ok && bytes <= opt.machine().L2 && !sc.AnyParallel() {
 		opt.note(s.Scop, "kept the original order: the arrays fit in the L2 cache (%d KiB) and the new schedule has no parallel loop, so reordering gains no locality (and time skewing would cost the vector loops)", bytes>>10)
 		s.kept = fmt.Sprintf("the original order: the arrays fit in the L2 cache (%d KiB) and the schedule has no parallel loop", bytes>>10)
 		return nil
 	}
-	if !slices.Contains(sc.Parallel, true) {
+	if !sc.AnyParallel() {
 		// Time-skewed stencils: the new schedule is parallel only by a
 		// wavefront of tiles, and skewing costs the vector loops (jacobi-2d,
 		// fdtd-2d, heat-3d ran at 0.64-0.92x of gcc -O3 on one thread).
 		// The original order with its parallel inner loops runs each time
 		// step in parallel instead, as fast as the original on one thread.
-		if orig := sched.OriginalParallel(s.Prog, g); keepCached && slices.Contains(orig.Parallel, true) {
+		if orig := sched.OriginalParallel(s.Prog, g); keepCached && orig.AnyParallel() {
 			if p, loops, err := sched.ApplyPlan(s.Prog, orig, sched.Plan{}); err == nil {
 				opt.note(s.Scop, "kept the original order with its parallel loops: the new schedule is parallel only by a wavefront of skewed tiles")
 				s.kept = "the original order with its parallel loops: the schedule is parallel only by a wavefront of skewed tiles"
@@ -542,6 +550,19 @@ func schedule(s *region, opt *Options) error {
 	}
 	s.Prog, s.loops = p, loops
 	return nil
+}
+
+// dependences returns the dependences of the region's program, computed
+// once and kept until a pass that changes the program drops them.
+func (s *region) dependences() (*deps.Graph, error) {
+	if s.graph == nil {
+		g, err := deps.Analyze(s.Prog)
+		if err != nil {
+			return nil, err
+		}
+		s.graph = g
+	}
+	return s.graph, nil
 }
 
 // expandPass expands the scalar temporaries of the region whose loop then
@@ -588,7 +609,7 @@ func factor(s *region, opt *Options) error {
 	}
 	var parallel func(int) bool
 	if s.loops != nil {
-		parallel = func(level int) bool { return s.loops[level].Parallel }
+		parallel = func(level int) bool { return s.loops[level].Coincident.All }
 	}
 	for _, d := range rfactor.Factor(s.Prog, parallel, rfactor.Options{Wrap: opt.Wrap, Real: opt.AssocMath, Tables: opt.Tables}) {
 		pos := s.Prog.Stmts[d.Loop.Stmts[0]].Pos

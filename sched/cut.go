@@ -104,8 +104,7 @@ func (s *scheduler) scalarDim(group []int) bool {
 	for st, x := range s.p.Stmts {
 		s.sc.Rows[st] = append(s.sc.Rows[st], ir.Aff{Iter: make([]int64, x.Depth()), Param: make([]int64, np), Const: int64(group[st])})
 	}
-	s.sc.Parallel = append(s.sc.Parallel, false)
-	s.sc.Carried = append(s.sc.Carried, nil)
+	s.sc.Coincident = append(s.sc.Coincident, Coincidence{})
 	s.band = s.sc.Dims()
 	progress := false
 	for e, ed := range s.g.Edges {

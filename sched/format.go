@@ -21,8 +21,8 @@ func Format(p *ir.Program, sc *Schedule) string {
 		fmt.Fprintf(&b, "%s[%s] -> [%s]\n", s.Name, strings.Join(s.Iters, ", "), strings.Join(dims, ", "))
 	}
 	var par []string
-	for k, ok := range sc.Parallel {
-		if ok {
+	for k, c := range sc.Coincident {
+		if c.All {
 			par = append(par, fmt.Sprint(k))
 		}
 	}
@@ -53,7 +53,7 @@ func FormatLoops(names []string, loops []LoopInfo) string {
 			what = fmt.Sprintf("wavefronts of tiles: dimension %d + the next loop's, size %d", l.Dim, l.Size)
 		}
 		par := ""
-		if l.Parallel {
+		if l.Coincident.All {
 			par = ", parallel"
 		}
 		fmt.Fprintf(&b, "%s: %s%s\n", names[k], what, par)

@@ -264,7 +264,7 @@ func (s *scheduler) mayFree() bool {
 	if s.aligned || s.sc.Dims()-s.band < minFreeBand || !s.anyFull() {
 		return false
 	}
-	return !slices.Contains(s.sc.Parallel[s.band:], true)
+	return !slices.ContainsFunc(s.sc.Coincident[s.band:], func(c Coincidence) bool { return c.All })
 }
 
 // anyFull reports whether some statement has a full set of rows.
@@ -387,7 +387,7 @@ const maxILPRows = 1000
 // live at the start of the band, so that the row's loop carries no
 // dependence, and neither does its tile loop when the band is tiled; and
 // per statement, whether it is for the edges of that statement
-// (Schedule.Carried).
+// (Schedule.Coincident).
 func (s *scheduler) addRow(sol []int64) {
 	np := s.np
 	for st, x := range s.p.Stmts {
@@ -420,8 +420,11 @@ func (s *scheduler) addRow(sol []int64) {
 			s.sat[e] = true
 		}
 	}
-	s.sc.Parallel = append(s.sc.Parallel, parallel)
-	s.sc.Carried = append(s.sc.Carried, carried)
+	free := make([]bool, len(carried))
+	for st, c := range carried {
+		free[st] = !c
+	}
+	s.sc.Coincident = append(s.sc.Coincident, Coincidence{All: parallel, For: free})
 }
 
 // rowEffect reports whether the last row satisfies edge e (distance

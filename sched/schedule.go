@@ -18,17 +18,11 @@ import (
 // statements (a fusion or distribution decision) and never becomes a loop.
 type Schedule struct {
 	Rows [][]ir.Aff
-	// Parallel marks the time dimensions that carry no dependence.
-	Parallel []bool
-	// Carried[k][st] reports whether dimension k carries a dependence of
-	// statement st: an edge with st at one end, live at k, has a nonzero
-	// distance there. A loop of dimension k whose statements all have it
-	// false carries no dependence either, though other statements' loops
-	// of dimension k do (a distributed nest: gramschmidt's norm is a
-	// reduction along i, its update loops are parallel along j). Nil
-	// entries (scalar dimensions, schedules not from Compute) know only
-	// Parallel. See ParallelFor.
-	Carried [][]bool
+	// Coincident[k] says which statements time dimension k carries no
+	// dependence of: a statement is free at k when no edge with it at one
+	// end, live at k, has a nonzero distance there. Scalar dimensions and
+	// schedules not from Compute know only All.
+	Coincident []Coincidence
 	// Bands lists the permutable bands: runs of loop dimensions every
 	// one of which respects (distance ≥ 0) every dependence not
 	// satisfied by an earlier dimension outside the band. Tiling and loop
@@ -42,13 +36,43 @@ type Schedule struct {
 	Lifted int
 }
 
-// ParallelFor reports whether dimension k carries no dependence of
-// statement st.
-func (sc *Schedule) ParallelFor(k, st int) bool {
-	if sc.Parallel[k] {
+// Coincidence says which statements a schedule dimension, a band member
+// or a loop carries no dependence of (isl's coincident): All when it
+// carries none at all; otherwise For[s] per statement s (nil: only All is
+// known). A loop around statements that all have it carries no
+// dependence, though other statements' loops of the same dimension do (a
+// distributed nest: gramschmidt's norm is a reduction along i, its update
+// loops are parallel along j). It is the one record of parallelism:
+// schedules, schedule trees and laid-out loops (LoopInfo) keep it.
+type Coincidence struct {
+	All bool
+	For []bool
+}
+
+// Of reports whether a loop around exactly stmts carries no dependence:
+// all of them are free (false for no statement unless All).
+func (c Coincidence) Of(stmts ...int) bool {
+	if c.All {
 		return true
 	}
-	return k < len(sc.Carried) && sc.Carried[k] != nil && !sc.Carried[k][st]
+	if c.For == nil || len(stmts) == 0 {
+		return false
+	}
+	for _, st := range stmts {
+		if !c.For[st] {
+			return false
+		}
+	}
+	return true
+}
+
+// ParallelFor reports whether dimension k carries no dependence of
+// statement st.
+func (sc *Schedule) ParallelFor(k, st int) bool { return sc.Coincident[k].Of(st) }
+
+// AnyParallel reports whether some dimension carries no dependence at all.
+func (sc *Schedule) AnyParallel() bool {
+	return slices.ContainsFunc(sc.Coincident, func(c Coincidence) bool { return c.All })
 }
 
 // Band is the run of time dimensions [Start, End).
@@ -82,7 +106,7 @@ func Original(p *ir.Program) *Schedule {
 		m = max(m, 2*s.Depth()+1)
 	}
 	np := len(p.Params)
-	sc := &Schedule{Rows: make([][]ir.Aff, len(p.Stmts)), Parallel: make([]bool, m)}
+	sc := &Schedule{Rows: make([][]ir.Aff, len(p.Stmts)), Coincident: make([]Coincidence, m)}
 	for k, s := range p.Stmts {
 		d := s.Depth()
 		rows := make([]ir.Aff, m)
@@ -105,12 +129,12 @@ func Original(p *ir.Program) *Schedule {
 // dependence of g is carried by a loop of depth d.
 func OriginalParallel(p *ir.Program, g *deps.Graph) *Schedule {
 	sc := Original(p)
-	for k := 1; k < len(sc.Parallel); k += 2 {
-		sc.Parallel[k] = true
+	for k := 1; k < len(sc.Coincident); k += 2 {
+		sc.Coincident[k].All = true
 	}
 	for _, e := range g.Edges {
-		if d := e.Depth; d <= e.Common && 2*d-1 < len(sc.Parallel) {
-			sc.Parallel[2*d-1] = false
+		if d := e.Depth; d <= e.Common && 2*d-1 < len(sc.Coincident) {
+			sc.Coincident[2*d-1].All = false
 		}
 	}
 	return sc

@@ -98,14 +98,11 @@ func (plan Plan) band(b int) BandPlan {
 // LoopInfo describes one counter (one loop) of the program ApplyPlan
 // returns.
 type LoopInfo struct {
-	// Parallel reports whether the loop carries no dependence: its
-	// iterations may run in any order, in parallel, or as SIMD lanes.
-	Parallel bool
-	// ParallelStmts reports, per statement, whether the loop carries no
-	// dependence of that statement (Schedule.ParallelFor): a loop of the
-	// counter whose statements all have it is parallel (see ParallelFor).
-	// Nil: Parallel says all there is.
-	ParallelStmts []bool
+	// Coincident says which statements the loop carries no dependence
+	// of: with All, its iterations may run in any order, in parallel, or
+	// as SIMD lanes; a loop of the counter around statements that are
+	// all free is parallel too (see ParallelFor).
+	Coincident Coincidence
 	// Tile reports whether the loop counts tiles.
 	Tile bool
 	// Size is the tile size of a tile loop.
@@ -126,18 +123,7 @@ type LoopInfo struct {
 // ParallelFor reports whether a loop of this counter around (exactly) the
 // statements stmts carries no dependence.
 func (li LoopInfo) ParallelFor(stmts []int) bool {
-	if li.Parallel {
-		return true
-	}
-	if li.ParallelStmts == nil || len(stmts) == 0 {
-		return false
-	}
-	for _, st := range stmts {
-		if !li.ParallelStmts[st] {
-			return false
-		}
-	}
-	return true
+	return li.Coincident.Of(stmts...)
 }
 
 // ApplyPlan rewrites p in the order of sc, laid out as plan says; see
@@ -241,18 +227,7 @@ func layout(p *ir.Program, sc *Schedule, loops []int, olds [][]ir.Aff, plan Plan
 	m := len(loops)
 	groups := loopGroups(sc, loops)
 	lay := &planLayout{pos: make([]int, m), skew: map[int]int{}}
-	parallel := func(j int) bool { return sc.Parallel[loops[j]] }
-	// stmtsParallel gives LoopInfo.ParallelStmts of loop j.
-	stmtsParallel := func(j int) []bool {
-		if sc.Parallel[loops[j]] || loops[j] >= len(sc.Carried) || sc.Carried[loops[j]] == nil {
-			return nil
-		}
-		out := make([]bool, len(p.Stmts))
-		for st := range out {
-			out[st] = sc.ParallelFor(loops[j], st)
-		}
-		return out
-	}
+	parallel := parallelIn(sc, loops)
 	bands, sink := 0, plan.Reorder
 	for gi, g := range groups {
 		band := 0
@@ -300,7 +275,7 @@ func layout(p *ir.Program, sc *Schedule, loops []int, olds [][]ir.Aff, plan Plan
 				at := len(lay.info)
 				size := sizes[slices.Index(g, j)]
 				lay.tiles = append(lay.tiles, tileLoop{at: at, j: j, size: size})
-				lay.info = append(lay.info, LoopInfo{Parallel: parallel(j), ParallelStmts: stmtsParallel(j), Tile: true, Size: size, Dim: loops[j], Band: band})
+				lay.info = append(lay.info, LoopInfo{Coincident: sc.Coincident[loops[j]], Tile: true, Size: size, Dim: loops[j], Band: band})
 				lay.start = append(lay.start, -1)
 				lay.group = append(lay.group, gi)
 			}
@@ -309,15 +284,14 @@ func layout(p *ir.Program, sc *Schedule, loops []int, olds [][]ir.Aff, plan Plan
 				// T1 + T2 replaces T1; T2 then carries no dependence of
 				// the band (distances are non-negative in both).
 				lay.skew[first] = first + 1
-				lay.info[first].Parallel = false
+				lay.info[first].Coincident = Coincidence{}
 				lay.info[first].Wavefront = true
-				lay.info[first+1].Parallel = true
-				lay.info[first].ParallelStmts, lay.info[first+1].ParallelStmts = nil, nil
+				lay.info[first+1].Coincident = Coincidence{All: true}
 			}
 		}
 		for n, j := range points {
 			lay.pos[j] = len(lay.info)
-			lay.info = append(lay.info, LoopInfo{Parallel: parallel(j), ParallelStmts: stmtsParallel(j), Dim: loops[j], Band: band})
+			lay.info = append(lay.info, LoopInfo{Coincident: sc.Coincident[loops[j]], Dim: loops[j], Band: band})
 			lay.group = append(lay.group, gi)
 			if n == 0 && !(bp.Tile.Or(plan.Tile) && len(g) > 1) {
 				lay.start = append(lay.start, g[0])
@@ -382,7 +356,7 @@ func (lay *planLayout) sinkParallel(p *ir.Program, sc *Schedule, loops []int, ol
 	best, bestScore := -1, 0
 	for c := 0; c < n-1; c++ {
 		j := loopAt[c]
-		if j < 0 || !lay.info[c].Parallel || lay.group[c] == lay.group[n-1] {
+		if j < 0 || !lay.info[c].Coincident.All || lay.group[c] == lay.group[n-1] {
 			continue
 		}
 		if lay.start[c] >= 0 && (lay.group[c+1] != lay.group[c] || lay.start[c+1] >= 0) {
@@ -597,7 +571,7 @@ func innermostLast(p *ir.Program, sc *Schedule, loops []int, olds [][]ir.Aff, g 
 	best, bestRec, bestScore := g[len(g)-1], 0, 0
 	for n, j := range g {
 		rec, score := 0, 0
-		if sc.Parallel[loops[j]] {
+		if sc.Coincident[loops[j]].All {
 			score++
 		}
 		for si, s := range p.Stmts {
@@ -803,7 +777,7 @@ func DescribeBands(p *ir.Program, sc *Schedule, plan Plan) ([]BandInfo, error) {
 		bi := BandInfo{}
 		for _, j := range g {
 			bi.Dims = append(bi.Dims, loops[j])
-			bi.Parallel = append(bi.Parallel, sc.Parallel[loops[j]])
+			bi.Parallel = append(bi.Parallel, sc.Coincident[loops[j]].All)
 			bi.Names = append(bi.Names, dimName(p, sc, loops[j]))
 		}
 		points := slices.Clone(g)
@@ -814,7 +788,7 @@ func DescribeBands(p *ir.Program, sc *Schedule, plan Plan) ([]BandInfo, error) {
 			bi.Order = append(bi.Order, slices.Index(g, j))
 		}
 		bi.Sizes = TileSizes(p, olds, g, points[len(points)-1], plan.Sizes, plan.machine())
-		bi.CanWavefront = !slices.ContainsFunc(g, func(j int) bool { return sc.Parallel[loops[j]] }) && !eachParallel(p, sc, loops, g)
+		bi.CanWavefront = !slices.ContainsFunc(g, parallelIn(sc, loops)) && !eachParallel(p, sc, loops, g)
 		out = append(out, bi)
 	}
 	return out, nil
@@ -836,4 +810,10 @@ func dimName(p *ir.Program, sc *Schedule, k int) string {
 		}
 	}
 	return fmt.Sprintf("t%d", k)
+}
+
+// parallelIn returns whether loop j of loops scans a dimension of sc that
+// carries no dependence at all.
+func parallelIn(sc *Schedule, loops []int) func(j int) bool {
+	return func(j int) bool { return sc.Coincident[loops[j]].All }
 }

@@ -62,13 +62,11 @@ type TreeNode struct {
 	// (and tiled): each respects every dependence not satisfied outside
 	// the band.
 	Permutable bool
-	// Coincident[m] reports whether member m carries no dependence at all
-	// (isl's coincident); CoincidentFor[m][s] whether it carries none of
-	// statement s (a loop of member m around statements that all have it
-	// is parallel).
-	Coincident    []bool
-	CoincidentFor [][]bool
-	Children      []*TreeNode
+	// Coincident[m] says which statements member m carries no dependence
+	// of: All is isl's coincident, For its per-statement form (a loop of
+	// member m around statements that all have it is parallel).
+	Coincident []Coincidence
+	Children   []*TreeNode
 }
 
 // FromSchedule returns the tree of sc, a schedule of p: the scalar
@@ -134,8 +132,7 @@ func buildTree(sc *Schedule, stmts []int, dim int) *TreeNode {
 			coin[s] = sc.ParallelFor(k, s)
 		}
 		band.Rows = append(band.Rows, rows)
-		band.Coincident = append(band.Coincident, sc.Parallel[k])
-		band.CoincidentFor = append(band.CoincidentFor, coin)
+		band.Coincident = append(band.Coincident, Coincidence{All: sc.Coincident[k].All, For: coin})
 	}
 	band.Children = []*TreeNode{buildTree(sc, stmts, end)}
 	return band
@@ -156,9 +153,12 @@ func (t *Tree) Schedule(np int) (*Schedule, error) {
 	var walk func(nd *TreeNode, dim int) (int, error)
 	walk = func(nd *TreeNode, dim int) (int, error) {
 		grow := func(to int) {
-			for len(sc.Parallel) < to {
-				sc.Parallel = append(sc.Parallel, true)
-				sc.Carried = append(sc.Carried, make([]bool, n))
+			for len(sc.Coincident) < to {
+				free := make([]bool, n)
+				for s := range free {
+					free[s] = true
+				}
+				sc.Coincident = append(sc.Coincident, Coincidence{All: true, For: free})
 			}
 			for s := range n {
 				for len(sc.Rows[s]) < to {
@@ -171,7 +171,7 @@ func (t *Tree) Schedule(np int) (*Schedule, error) {
 			return dim, nil
 		case SequenceNode:
 			grow(dim + 1)
-			sc.Parallel[dim], sc.Carried[dim] = false, nil // no loop
+			sc.Coincident[dim] = Coincidence{} // no loop
 			end := dim + 1
 			for k, f := range nd.Children {
 				if f.Kind != FilterNode || len(f.Children) != 1 {
@@ -191,7 +191,7 @@ func (t *Tree) Schedule(np int) (*Schedule, error) {
 			m := len(nd.Rows)
 			grow(dim + m)
 			for k := range m {
-				sc.Parallel[dim+k] = sc.Parallel[dim+k] && nd.Coincident[k]
+				sc.Coincident[dim+k].All = sc.Coincident[dim+k].All && nd.Coincident[k].All
 				for _, s := range nd.Stmts {
 					if len(nd.Rows[k][s].Iter) != len(t.Iters[s]) {
 						return 0, fmt.Errorf("sched: band row of %s has %d counters, the statement %d", t.Stmts[s], len(nd.Rows[k][s].Iter), len(t.Iters[s]))
@@ -199,7 +199,7 @@ func (t *Tree) Schedule(np int) (*Schedule, error) {
 					r := nd.Rows[k][s].Clone()
 					r.Param = append(r.Param, make([]int64, max(0, np-len(r.Param)))...)[:np]
 					sc.Rows[s][dim+k] = r
-					sc.Carried[dim+k][s] = !nd.CoincidentFor[k][s]
+					sc.Coincident[dim+k].For[s] = nd.Coincident[k].Of(s)
 				}
 			}
 			if nd.Permutable {
@@ -220,7 +220,7 @@ func (t *Tree) Schedule(np int) (*Schedule, error) {
 		for s := range n {
 			sc.Rows[s] = []ir.Aff{zero(s)}
 		}
-		sc.Parallel, sc.Carried = []bool{true}, [][]bool{nil}
+		sc.Coincident = []Coincidence{{All: true}}
 	}
 	slices.SortFunc(sc.Bands, func(a, b Band) int { return a.Start - b.Start })
 	sc.Bands = slices.CompactFunc(sc.Bands, func(a, b Band) bool { return a == b })

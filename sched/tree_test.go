@@ -44,7 +44,7 @@ func TestTreeCorpus(t *testing.T) {
 			if again := FromSchedule(p, sc2).String(); again != text {
 				t.Fatalf("the tree's schedule has another tree:\n%s\nfirst:\n%s", again, text)
 			}
-			for k := range sc.Parallel {
+			for k := range sc.Coincident {
 				if sc.scalar(k) {
 					continue // no loop: its flag means nothing
 				}

@@ -87,10 +87,10 @@ func (t *Tree) print(b *strings.Builder, nd *TreeNode, in string) {
 		fmt.Fprintf(b, "%s  permutable: %d\n", in, b2i(nd.Permutable))
 		var coin, coinFor []string
 		for m := range nd.Rows {
-			coin = append(coin, strconv.Itoa(b2i(nd.Coincident[m])))
+			coin = append(coin, strconv.Itoa(b2i(nd.Coincident[m].All)))
 			var names []string
 			for _, s := range nd.Stmts {
-				if nd.CoincidentFor[m][s] {
+				if nd.Coincident[m].Of(s) {
 					names = append(names, t.Stmts[s])
 				}
 			}
@@ -326,19 +326,17 @@ func (p *treeParser) band(indent int, stmts []int) (*TreeNode, error) {
 		return nil, err
 	}
 	for _, c := range splitTop(strings.Trim(strings.TrimSpace(coin), "[]"), ',') {
-		band.Coincident = append(band.Coincident, strings.TrimSpace(c) == "1")
+		free := make([]bool, n)
+		all := strings.TrimSpace(c) == "1"
+		if all {
+			for _, s := range stmts {
+				free[s] = true
+			}
+		}
+		band.Coincident = append(band.Coincident, Coincidence{All: all, For: free})
 	}
 	if len(band.Coincident) != len(band.Rows) {
 		return nil, p.errorf("coincident has %d entries for %d members", len(band.Coincident), len(band.Rows))
-	}
-	band.CoincidentFor = make([][]bool, len(band.Rows))
-	for m := range band.CoincidentFor {
-		band.CoincidentFor[m] = make([]bool, n)
-		if band.Coincident[m] {
-			for _, s := range stmts {
-				band.CoincidentFor[m][s] = true
-			}
-		}
 	}
 	if p.peek(indent, "coincident_for") {
 		v, _ := p.next(indent, "coincident_for")
@@ -359,7 +357,7 @@ func (p *treeParser) band(indent int, stmts []int) (*TreeNode, error) {
 				if !ok || !slices.Contains(stmts, s) {
 					return nil, p.errorf("coincident_for names %s, not a statement of the band", name)
 				}
-				band.CoincidentFor[m][s] = true
+				band.Coincident[m].For[s] = true
 			}
 		}
 	}
