@@ -185,7 +185,7 @@ type tuneConfig struct {
 
 // runTune tunes the regions of one kernel in turn (each with the best
 // decisions found for the ones before) and writes the best file.
-func runTune(ctx context.Context, out io.Writer, f *frontend.File, scop *frontend.Scop, regions []int, opts pipeline.Options, cfg tuneConfig) error {
+func runTune(ctx context.Context, out io.Writer, f *frontend.File, scop *frontend.Scop, regions []int, opts pipeline.Options, cfg tuneConfig) (err error) {
 	copt := cfg.check
 	copt.Params = map[string]int64(cfg.params)
 	copt.Threads = []int{cfg.threads}
@@ -242,6 +242,13 @@ func runTune(ctx context.Context, out io.Writer, f *frontend.File, scop *fronten
 			// the records' path, for --resume after an interruption.
 			if dir, err := queueDir(cfg.records); err == nil {
 				do.StoreDir = dir
+				// A run that ends well needs no resuming: its queue
+				// goes (after the server closes, deferred below).
+				defer func() {
+					if err == nil {
+						os.RemoveAll(dir)
+					}
+				}()
 			}
 		}
 		c, err := dist.Start(ctx, do)

@@ -9,8 +9,9 @@ import (
 )
 
 // TestTuneCommand runs nestor tune as a user would: a small search with
-// records, the best file written, then the records summarized, plotted
-// and applied by opt --records.
+// records, the best file written (its work queue removed once it ended
+// well), then the records summarized, plotted and applied by opt
+// --records.
 func TestTuneCommand(t *testing.T) {
 	needCC(t)
 	dir := t.TempDir()
@@ -30,6 +31,12 @@ func TestTuneCommand(t *testing.T) {
 	}
 	if n := strings.Count(string(data), "\n"); n < 1 || n > 3 {
 		t.Errorf("%d records for a budget of 3", n)
+	}
+	// The run ended well: its queue, kept for --resume, is gone.
+	if q, err := queueDir(rec); err != nil {
+		t.Error(err)
+	} else if _, err := os.Stat(q); !os.IsNotExist(err) {
+		t.Errorf("the finished run's queue %s is still there (%v)", q, err)
 	}
 	tuned, err := os.ReadFile(out)
 	if err != nil || !strings.Contains(string(tuned), "#pragma scop") {
