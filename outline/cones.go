@@ -233,12 +233,31 @@ func (a *analysis) coneChoice(opt Options, best int64, rep *Report, work *int64,
 	// grow's work per call is bounded in proportion to the function
 	// (sets are grown best first).
 	growWork, growBudget := int64(0), int64(growPerNode)*int64(len(a.nodes))
+	// In a batch under Nodes, inner[x] is the largest pattern of a set
+	// found so far that holds x inside an instance, not as its root. A
+	// candidate whose roots all lie inside instances of patterns at
+	// least as large as its own (the same repeat read from another
+	// node, as in a long chain of one period, where every shift of the
+	// period is a bucket) would lose every instance to them
+	// (disjointSets), so it is not verified; a candidate whose roots are
+	// the roots of a smaller pattern's instances (a motif whose top a
+	// 3-node shape repeats) is.
+	var inner []int32
+	if batch && opt.Objective == Nodes {
+		inner = make([]int32, len(a.nodes))
+	}
 	for _, c := range cands {
 		if c.est <= best {
 			if batch || c.est*4 < best || tries >= maxGrowTries {
 				break
 			}
 			tries++
+		}
+		if inner != nil {
+			k := int32(c.est / int64(len(c.roots)-1))
+			if !slices.ContainsFunc(c.roots, func(r int32) bool { return inner[r] < k }) {
+				continue
+			}
 		}
 		m := a.dagMatch(c.roots, st, work)
 		if m == nil {
@@ -254,6 +273,15 @@ func (a *analysis) coneChoice(opt Options, best int64, rep *Report, work *int64,
 			found = append(found, scored{m, s})
 			if !batch {
 				best = s
+			}
+			if inner != nil {
+				for _, in := range m.Instances {
+					for _, x := range in.Nodes {
+						if x != in.Root {
+							inner[x.at] = max(inner[x.at], int32(m.Size))
+						}
+					}
+				}
 			}
 		}
 	}
