@@ -728,7 +728,7 @@ func patternFunc(m *Match, name string, next func() int) (*Function, error) {
 // Outline created before in the package: outlined functions with one
 // body are one piece of hardware built twice, which the pass never
 // emits, so a set whose pattern is the body of one of them can only
-// invoke that one, and saves what that saves (reuseSaving: its
+// invoke that one, and saves what that saves (reuser.saving: its
 // instances go, but the function's multiplexers may widen), nothing
 // when that is not positive. The choice (choose, coneChoice) scores
 // sets by saving, so a set that cannot pay is never chosen.
