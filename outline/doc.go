@@ -129,7 +129,9 @@
 //
 // Cone miner: exact for the set it anti-unifies (same definition as
 // AntiunifySet, whole cones at once); heuristic in the sets it tries (the
-// buckets of equal shape hashes, maxConeVerify of them per iteration,
+// buckets of equal shape hashes, maxConeVerify of them per iteration
+// (maxConeVerifyBatch in batches, where a candidate inside the
+// instances of larger patterns found before is skipped),
 // and subsets by pair size with the first roots of the commonest deeper
 // shapes and the first root as references), in the orientation of
 // commutative operands (by operand keys, then membership of the
