@@ -44,10 +44,18 @@ const minForkWork = 1 << 15
 // work), so no more than three copies of the loop are printed.
 func (pr *printer) forkWorkIf(l *Loop) (iters string, work []string, never bool) {
 	iters = fmt.Sprintf("%s > %s", pr.bound(l.Upper, false), pr.bound(l.Lower, true))
+	work, never = pr.workConds(l, l.Level)
+	return iters, work, never
+}
+
+// workConds returns forkWorkIf's work conditions of l with trip counts
+// that read no counter of level from or deeper (they are evaluated before
+// the loop at that level starts).
+func (pr *printer) workConds(l *Loop, from int) (work []string, never bool) {
 	konst := int64(1)
 	var factors []string
 	add := func(loop *Loop) {
-		c, expr, ok := pr.tripCount(loop, l.Level)
+		c, expr, ok := pr.tripCount(loop, from)
 		switch {
 		case !ok:
 		case expr == "":
@@ -62,11 +70,11 @@ func (pr *printer) forkWorkIf(l *Loop) (iters string, work []string, never bool)
 	}
 	switch {
 	case konst == 0:
-		return iters, nil, true
+		return nil, true
 	case len(factors) == 0 && konst < minForkWork:
-		return iters, nil, true
+		return nil, true
 	case len(factors) == 0 || konst >= minForkWork:
-		return iters, nil, false
+		return nil, false
 	}
 	need := (minForkWork + konst - 1) / konst
 	var distinct []string
@@ -76,13 +84,109 @@ func (pr *printer) forkWorkIf(l *Loop) (iters string, work []string, never bool)
 		}
 	}
 	if len(distinct) > 2 {
-		return iters, []string{fmt.Sprintf("%s >= %d", strings.Join(factors, " + "), need+int64(len(factors))-1)}, false
+		return []string{fmt.Sprintf("%s >= %d", strings.Join(factors, " + "), need+int64(len(factors))-1)}, false
 	}
 	r := rootCeil(need, len(factors))
 	for _, f := range distinct {
 		work = append(work, fmt.Sprintf("%s >= %d", f, r))
 	}
-	return iters, work, false
+	return work, false
+}
+
+// teamIf reports whether sequential loop l can run inside one team of
+// threads forked once (PrintOptions.ForkOnce), and the if clause of that
+// team's pragma ("" when it always forks). It can when every statement
+// under l runs inside an OpenMP loop (no statement is left for all the
+// threads to run), when l and the sequential loops between hold no
+// registers (each thread would write them back) and declare their
+// counters (a counter declared outside would be shared), and when no
+// factored reduction is under l (it forks its own team). Every thread then
+// runs the sequential loops alike (their bounds read only parameters and
+// outer counters) and meets the same OpenMP loops in the same order, each
+// ending at a barrier, which orders them as the sequential code did. The
+// team forks when one of those loops' work, as fork.go estimates it with
+// counts known before l starts, reaches minForkWork; not at all when none
+// can.
+func (pr *printer) teamIf(l *Loop) (clause string, ok bool) {
+	if slices.Contains(l.Pragmas, "omp parallel for") {
+		return "", false
+	}
+	var alts []string
+	always, some := false, false
+	var walk func(ns []Node) bool
+	walk = func(ns []Node) bool {
+		for _, n := range ns {
+			switch n := n.(type) {
+			case *Instance:
+				return false
+			case *If:
+				if !walk(n.Body) {
+					return false
+				}
+			case *Block:
+				if !walk(n.Body) {
+					return false
+				}
+			case *Loop:
+				if n.Reduction != nil || n.Rest || pr.open[n] {
+					return false
+				}
+				if !slices.Contains(n.Pragmas, "omp parallel for") {
+					if len(n.Registers) > 0 || len(n.BodyRegisters) > 0 || pr.vars[n.Iter] || !walk(n.Body) {
+						return false
+					}
+					continue
+				}
+				if hasReduction(n.Body) {
+					return false
+				}
+				some = true
+				work, never := pr.workConds(n, l.Level)
+				switch {
+				case never:
+				case len(work) == 0:
+					always = true
+				case !slices.Contains(alts, strings.Join(work, " && ")):
+					alts = append(alts, strings.Join(work, " && "))
+				}
+			}
+		}
+		return true
+	}
+	if len(l.Registers) > 0 || len(l.BodyRegisters) > 0 || pr.vars[l.Iter] || !walk(l.Body) || !some {
+		return "", false
+	}
+	switch {
+	case always:
+		return "", true
+	case len(alts) == 0:
+		return "", false // no loop's work pays for a fork
+	case len(alts) == 1:
+		return " if(" + alts[0] + ")", true
+	}
+	return " if((" + strings.Join(alts, ") || (") + "))", true
+}
+
+// hasReduction reports whether a loop of ns, at any depth, is a factored
+// reduction.
+func hasReduction(ns []Node) bool {
+	for _, n := range ns {
+		switch n := n.(type) {
+		case *Loop:
+			if n.Reduction != nil || hasReduction(n.Body) {
+				return true
+			}
+		case *If:
+			if hasReduction(n.Body) {
+				return true
+			}
+		case *Block:
+			if hasReduction(n.Body) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // rootCeil returns the least r ≥ 1 with r^m ≥ n.

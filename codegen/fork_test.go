@@ -101,3 +101,45 @@ func TestRootCeil(t *testing.T) {
 		}
 	}
 }
+
+// TestForkOnce: with PrintOptions.ForkOnce, a sequential loop whose
+// statements all run in OpenMP loops forks one team (if their work pays)
+// whose threads share each loop with "omp for"; a statement outside the
+// OpenMP loops keeps the fork per iteration.
+func TestForkOnce(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		stmt bool // a statement directly in the time loop
+	}{{"stencil", false}, {"with-statement", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := newProg(t, "tsteps", "n").
+				array("A", ir.FuncParam, "n", "n").array("B", ir.FuncParam, "n", "n").array("s", ir.FuncParam, "tsteps").
+				stmt("t i j", []int{0, 0, 0, 0}, "0 <= t < tsteps and 1 <= i < n - 1 and 1 <= j < n - 1", "B[i][j] = A[i][j] * 0.5").
+				stmt("t i j", []int{0, 1, 0, 0}, "0 <= t < tsteps and 1 <= i < n - 1 and 1 <= j < n - 1", "A[i][j] = B[i][j] * 0.5")
+			if tc.stmt {
+				b = b.stmt("t", []int{0, 2}, "0 <= t < tsteps and n >= 3", "s[t] = A[1][1]")
+			}
+			p := b.build()
+			n, err := Build(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tl := firstLoop(n.Body)
+			for _, c := range tl.Body {
+				if l, ok := c.(*Loop); ok {
+					l.Pragmas, l.ForkIf = []string{"omp parallel for"}, true
+				}
+			}
+			var out bytes.Buffer
+			if err := PrintCWith(&out, p, n, "", PrintOptions{ForkOnce: true}); err != nil {
+				t.Fatal(err)
+			}
+			got := out.String()
+			team := strings.Contains(got, "#pragma omp parallel if((n - 2) >= 182)\n{\n") && strings.Count(got, "#pragma omp for\n") == 2 &&
+				!strings.Contains(got, "omp parallel for")
+			if team == tc.stmt {
+				t.Errorf("team %v, want %v:\n%s", team, !tc.stmt, got)
+			}
+		})
+	}
+}

@@ -121,12 +121,14 @@ type printer struct {
 	clause   map[*Loop]string // the if clause of a "par" copy
 	lift     *lift            // the reduction without identity being printed
 	share    bool             // PrintOptions.Share
+	forkOnce bool             // PrintOptions.ForkOnce
+	inTeam   bool             // printing inside a team forked once (fork.go)
 	err      error
 }
 
 func printC(w io.Writer, p *ir.Program, n Node, indent string, stmt stmtFunc, opt PrintOptions) error {
 	pr := &printer{p: p, params: ir.ParamNames(p), vars: map[string]bool{}, indent: indent,
-		used: map[string]bool{}, stmtText: stmt, share: opt.Share && stmt == nil, counter: counterType(p)}
+		used: map[string]bool{}, stmtText: stmt, share: opt.Share && stmt == nil, forkOnce: opt.ForkOnce, counter: counterType(p)}
 	if pr.stmtText == nil {
 		pr.stmtText = (*printer).stmt
 		pr.elide = true
@@ -349,7 +351,18 @@ func (pr *printer) loop(l *Loop, depth int) {
 		pr.names = pr.names[:len(pr.names)-1]
 		return
 	}
-	if l.ForkIf && !l.Rest && !pr.open[l] && pr.split[l] == "" && slices.Contains(l.Pragmas, "omp parallel for") {
+	if pr.forkOnce && !pr.inTeam && !l.Rest && !pr.open[l] && pr.split[l] == "" {
+		if cond, ok := pr.teamIf(l); ok {
+			pr.line(depth, "#pragma omp parallel"+cond)
+			pr.line(depth, "{")
+			pr.inTeam = true
+			pr.loop(l, depth+1)
+			pr.inTeam = false
+			pr.line(depth, "}")
+			return
+		}
+	}
+	if l.ForkIf && !pr.inTeam && !l.Rest && !pr.open[l] && pr.split[l] == "" && slices.Contains(l.Pragmas, "omp parallel for") {
 		// An OpenMP loop nested in a sequential loop: decide whether to
 		// fork before reaching libgomp, whose call costs a system call
 		// even when an if clause keeps it on one thread (doitgen entered
@@ -490,6 +503,8 @@ func (pr *printer) loop(l *Loop, depth int) {
 func (pr *printer) pragmas(l *Loop, depth int) {
 	for _, pg := range l.Pragmas {
 		switch {
+		case pg == "omp parallel for" && pr.inTeam:
+			pg = "omp for" // the team's threads share the iterations
 		case pg == "omp parallel for" && pr.split[l] == "seq":
 			continue // the sequential copy of a split loop
 		case pg == "omp parallel for" && pr.split[l] == "par":

@@ -42,6 +42,11 @@ type PrintOptions struct {
 	// Share prints unrolled bodies with their repeated subexpressions
 	// computed once and repeated patterns as local macros (share.go).
 	Share bool
+	// ForkOnce forks one team of threads around a sequential loop whose
+	// statements all run in OpenMP loops (a stencil's time loop), which
+	// then share the iterations of each with "omp for" and meet at its
+	// barrier, instead of forking once per iteration (fork.go).
+	ForkOnce bool
 }
 
 // minShareStmts is the fewest statements of a body printed shared: below

@@ -65,6 +65,10 @@ type Options struct {
 	// patterns outlined into local macros (codegen.PrintOptions.Share,
 	// package outline; the CLI's --share).
 	Share bool
+	// ForkOnce forks one team of threads around a sequential loop whose
+	// statements all run in OpenMP loops, instead of one fork per
+	// iteration (codegen.PrintOptions.ForkOnce; the CLI's --fork-once).
+	ForkOnce bool
 	// KeepCached keeps the original order of a region whose new schedule
 	// has no parallel loop (a time-skewed stencil) when its arrays fit in
 	// the L2 cache (skewing gains no locality there and costs the vector
@@ -124,6 +128,8 @@ type Decisions struct {
 	// Unroll, above 1, asks the compiler to unroll every innermost loop
 	// that has no OpenMP mark by that factor (#pragma GCC unroll).
 	Unroll int64
+	// ForkOnce sets Options.ForkOnce for the region (Yes or No).
+	ForkOnce sched.Tristate
 }
 
 // Order is Decisions.Order.
@@ -456,7 +462,7 @@ func reductionsPass(s *region, opt *Options) error {
 // indented like the first line of the region's body.
 func printPass(s *region, opt *Options) error {
 	var b bytes.Buffer
-	if err := codegen.PrintCWith(&b, s.Prog, s.tree, bodyIndent(s.Scop, s.src), codegen.PrintOptions{Share: opt.Share}); err != nil {
+	if err := codegen.PrintCWith(&b, s.Prog, s.tree, bodyIndent(s.Scop, s.src), codegen.PrintOptions{Share: opt.Share, ForkOnce: s.dec.ForkOnce.Or(opt.ForkOnce)}); err != nil {
 		return err
 	}
 	s.code = b.Bytes()

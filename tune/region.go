@@ -35,7 +35,7 @@ type Region struct {
 	// origPar reports whether the original order has parallel loops.
 	origPar bool
 	// The region-wide choices (-1: absent).
-	order, fusion, parallel, jam, rfactor, simd, unroll int
+	order, fusion, parallel, jam, rfactor, simd, unroll, fork int
 }
 
 // variant is one fusion policy's schedule and the choices of its bands.
@@ -58,7 +58,7 @@ type bandChoices struct {
 // NewRegion builds the decision space of region k of f for the options
 // opt (normally pipeline.DefaultOptions()).
 func NewRegion(f *frontend.File, k int, opt pipeline.Options) (*Region, error) {
-	r := &Region{File: f, Index: k, Opt: opt, Space: &Space{}, order: -1, fusion: -1, parallel: -1, jam: -1, rfactor: -1, simd: -1, unroll: -1}
+	r := &Region{File: f, Index: k, Opt: opt, Space: &Space{}, order: -1, fusion: -1, parallel: -1, jam: -1, rfactor: -1, simd: -1, unroll: -1, fork: -1}
 	opt.Notes = nil
 	var policies []sched.Fusion
 	for _, fu := range fusions {
@@ -169,6 +169,11 @@ func (r *Region) build() {
 	if r.parallel >= 0 {
 		r.simd = sp.add(Choice{Name: "simd", Values: []string{"-", "yes", "no"}, Default: 1})
 		r.relevantIff(r.simd, Lit{r.parallel, sp.set(r.parallel, "yes")})
+		// One team around a sequential loop of parallel loops, or a fork
+		// per iteration (codegen.PrintOptions.ForkOnce; "no", the rule,
+		// where no loop qualifies: the code is the same).
+		r.fork = sp.add(Choice{Name: "fork-once", Values: []string{"-", "yes", "no"}, Default: 1 + boolIndex(r.Opt.ForkOnce)})
+		r.relevantIff(r.fork, Lit{r.parallel, sp.set(r.parallel, "yes")})
 	}
 	r.unroll = sp.add(Choice{Name: "unroll", Values: []string{"1", "2", "4", "8"}, Default: 0})
 	if r.parallel >= 0 && r.Opt.Rfactor {
@@ -282,6 +287,7 @@ func (r *Region) Decisions(d *Domains) pipeline.Decisions {
 	dec.Parallel = tristate(d, r.parallel)
 	dec.Rfactor = tristate(d, r.rfactor)
 	dec.SIMD = tristate(d, r.simd)
+	dec.ForkOnce = tristate(d, r.fork)
 	if r.unroll >= 0 {
 		if u, err := strconv.ParseInt(d.Value(r.unroll), 10, 64); err == nil {
 			dec.Unroll = u

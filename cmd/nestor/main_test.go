@@ -157,6 +157,42 @@ func TestCheckScheduled(t *testing.T) {
 	}
 }
 
+// TestCheckForkOnce runs "nestor check --fork-once" on loop nests whose
+// time (or outer sequential) loops hold only parallel loops, at sizes
+// where their work forks a team: each team's threads share the loops of
+// every step, and the results must match the original's.
+func TestCheckForkOnce(t *testing.T) {
+	needCC(t)
+	for _, tc := range []struct {
+		kernel string
+		sizes  []string
+	}{
+		{"jacobi-2d", []string{"-D", "N=400", "-D", "TSTEPS=4"}},
+		{"doitgen", []string{"-D", "NQ=6", "-D", "NR=5", "-D", "NP=260"}},
+		{"lu", []string{"-D", "N=500"}},
+	} {
+		t.Run(tc.kernel, func(t *testing.T) {
+			t.Parallel()
+			keep := t.TempDir()
+			args := append([]string{"check", "--fork-once", "../../testdata/kernels/" + tc.kernel + ".c", "--runs", "1", "--keep", keep}, tc.sizes...)
+			code, out, errw := nestor(t, args...)
+			if code != 0 {
+				t.Fatalf("exit %d\n%s%s", code, out, errw)
+			}
+			var team bool
+			filepath.WalkDir(keep, func(path string, d os.DirEntry, err error) error {
+				if b, _ := os.ReadFile(path); err == nil && !d.IsDir() && strings.Contains(string(b), "#pragma omp for\n") && strings.Contains(string(b), "#pragma omp parallel if(") {
+					team = true
+				}
+				return nil
+			})
+			if !team {
+				t.Errorf("no team forked once in the checked code (kept in %s)", keep)
+			}
+		})
+	}
+}
+
 func TestSchedCommand(t *testing.T) {
 	code, out, errw := nestor(t, "sched", "../../testdata/kernels/gemm.c")
 	if code != 0 || !strings.Contains(out, "S0[i, j] -> [") || !strings.Contains(out, "S1[i, k, j] -> [") {
