@@ -85,6 +85,17 @@
 // bad input and never panic on it; Parse's errors are an [ErrorList] of
 // file:line:col: message, the others start with "xls: ".
 //
+// # Operations
+//
+// Each supported operation is one entry of an op table (ops.go): its
+// name, its positional operands and keyword arguments, its type rule and
+// its evaluation function. The reader, [Check], the writer and the
+// evaluator take all they know of an operation from there (Check verifies
+// what all operations share, then calls the entry's type rule; the
+// evaluator calls the entry's function, or computes the common
+// operations of at most 64 bits on machine words), so an operation is
+// added by adding its entry, with a case in TestOpTable.
+//
 // # Evaluation
 //
 // Eval follows docs_src/ir_semantics.md: arithmetic wraps; udiv by zero

@@ -92,15 +92,17 @@ type program struct {
 	active bool    // a call of the program is running (buf is in use)
 }
 
+// A step is one node prepared for evaluation.
 type step struct {
 	n      *outline.Node
-	fast   fastOp // set where the result is bits of at most 64 bits
-	args   []int  // operand positions in the function's node list
-	a, b   int    // integer attributes: start/width, index, new_bit_count, width
-	flag   bool   // lsb_prio
+	eval   evalFunc // the operation's (opInfo.eval)
+	fast   fastOp   // set where the result is bits of at most 64 bits
+	args   []int    // operand positions in the function's node list
+	a, b   int      // integer attributes: start/width, index, new_bit_count, width
+	flag   bool     // lsb_prio
 	lay    selLayout
 	lit    Value    // literal
-	callee *program // invoke
+	callee *program // invoke, map, counted_for, dynamic_counted_for
 }
 
 func (e *Evaluator) prepare(fn *outline.Function) (*program, error) {
@@ -122,38 +124,20 @@ func (e *Evaluator) prepare(fn *outline.Function) (*program, error) {
 		for j, o := range n.Operands {
 			s.args[j] = index[o]
 		}
+		info := ops[n.Op]
+		s.eval = info.eval
 		if n.Type.Kind == outline.Bits && n.Type.Width <= 64 {
-			s.fast = fastOps[n.Op]
+			s.fast = info.fast
 		}
-		switch n.Op {
-		case "bit_slice":
-			s.a, _ = intAttr(n, "start")
-			s.b, _ = intAttr(n, "width")
-		case "dynamic_bit_slice", "decode", "array_slice":
-			s.b, _ = intAttr(n, "width")
-		case "tuple_index":
-			s.a, _ = intAttr(n, "index")
-		case "one_hot":
-			s.flag, _ = boolAttr(n, "lsb_prio")
-		case "sel", "one_hot_sel", "priority_sel":
-			s.lay, _ = layoutOf(n.Op, len(n.Operands), n.Operands[0].Type.Width)
-		case "literal":
-			v, _ := n.Attr("value")
-			s.lit, _ = ParseValue(n.Type, v)
-		case "invoke", "map", "counted_for", "dynamic_counted_for":
-			name := callees(n)[0]
-			callee, err := e.prepare(e.p.Func(name))
+		if info.prep != nil {
+			info.prep(s)
+		}
+		if names := callees(n); len(names) > 0 {
+			callee, err := e.prepare(e.p.Func(names[0]))
 			if err != nil {
 				return nil, err
 			}
 			s.callee = callee
-			if n.Op == "counted_for" {
-				s.a, _ = intAttr(n, "trip_count")
-				s.b = 1
-				if v, ok := n.Attr("stride"); ok {
-					s.b, _ = strconv.Atoi(v)
-				}
-			}
 		}
 	}
 	prog.ret = index[fn.Ret]
@@ -191,7 +175,7 @@ func (e *Evaluator) run(prog *program, args []Value) (Value, error) {
 				continue
 			}
 		}
-		v, err := e.step(s, in)
+		v, err := s.eval(e, s, in)
 		if err != nil {
 			return Value{}, err
 		}
@@ -225,17 +209,10 @@ const (
 	fastShrl
 )
 
-var fastOps = map[string]fastOp{
-	"add": fastAdd, "sub": fastSub, "umul": fastUmul, "neg": fastNeg,
-	"and": fastAnd, "nand": fastNand, "or": fastOr, "nor": fastNor, "xor": fastXor, "not": fastNot,
-	"eq": fastEq, "ne": fastNe, "ult": fastUlt, "ule": fastUle, "ugt": fastUgt, "uge": fastUge,
-	"shll": fastShll, "shrl": fastShrl,
-}
-
 // fastStep computes step s, whose result is bits of at most 64 bits, on
 // uint64 values, when its operands are bits values of at most 64 bits;
-// ok is false otherwise (step computes it then). The results are those
-// of step: arithmetic modulo 2^w, shifts by the width or more give 0.
+// ok is false otherwise (s.eval computes it then). The results are those
+// of s.eval: arithmetic modulo 2^w, shifts by the width or more give 0.
 func fastStep(s *step, in []Value) (v Value, ok bool) {
 	var x [4]uint64
 	if len(in) > len(x) && s.fast != fastAnd && s.fast != fastOr && s.fast != fastXor &&
@@ -319,271 +296,444 @@ func bitOf(b bool) uint64 {
 	return 0
 }
 
-// step computes one node from its operands' values, with XLS's semantics.
-func (e *Evaluator) step(s *step, in []Value) (Value, error) {
-	n, t := s.n, s.n.Type
-	w := t.Width
-	switch n.Op {
-	case "add":
-		return mkBits(w, new(big.Int).Add(in[0].int(), in[1].int())), nil
-	case "sub":
-		return mkBits(w, new(big.Int).Sub(in[0].int(), in[1].int())), nil
-	case "neg":
-		return mkBits(w, new(big.Int).Neg(in[0].int())), nil
-	case "umul":
-		return mkBits(w, new(big.Int).Mul(in[0].int(), in[1].int())), nil
-	case "smul":
-		return mkBits(w, new(big.Int).Mul(signed(in[0]), signed(in[1]))), nil
-	case "umulp", "smulp":
-		// XLS leaves the split of the product open; we give (product, 0).
+// The evaluation functions of opTable, one per operation or family, with
+// XLS's semantics (see the package documentation); their operands have
+// the types Check requires.
+
+func evalAdd(_ *Evaluator, s *step, in []Value) (Value, error) {
+	return mkBits(s.n.Type.Width, new(big.Int).Add(in[0].int(), in[1].int())), nil
+}
+
+func evalSub(_ *Evaluator, s *step, in []Value) (Value, error) {
+	return mkBits(s.n.Type.Width, new(big.Int).Sub(in[0].int(), in[1].int())), nil
+}
+
+func evalNeg(_ *Evaluator, s *step, in []Value) (Value, error) {
+	return mkBits(s.n.Type.Width, new(big.Int).Neg(in[0].int())), nil
+}
+
+func evalUmul(_ *Evaluator, s *step, in []Value) (Value, error) {
+	return mkBits(s.n.Type.Width, new(big.Int).Mul(in[0].int(), in[1].int())), nil
+}
+
+func evalSmul(_ *Evaluator, s *step, in []Value) (Value, error) {
+	return mkBits(s.n.Type.Width, new(big.Int).Mul(signed(in[0]), signed(in[1]))), nil
+}
+
+// evalMulp returns the evaluation of umulp (or smulp when isSigned). XLS
+// leaves the split of the product open; we give (product, 0).
+func evalMulp(isSigned bool) evalFunc {
+	return func(_ *Evaluator, s *step, in []Value) (Value, error) {
 		x, y := in[0].int(), in[1].int()
-		if n.Op == "smulp" {
+		if isSigned {
 			x, y = signed(in[0]), signed(in[1])
 		}
+		t := s.n.Type
 		pw := t.Elems[0].Width
 		return Tuple(mkBits(pw, new(big.Int).Mul(x, y)), Zero(t.Elems[0])), nil
-	case "udiv":
-		if in[1].int().Sign() == 0 {
-			return allOnes(t), nil
-		}
-		return mkBits(w, new(big.Int).Quo(in[0].int(), in[1].int())), nil
-	case "sdiv":
-		x, y := signed(in[0]), signed(in[1])
-		if y.Sign() == 0 {
-			if w == 0 {
-				return Zero(t), nil
-			}
-			if x.Sign() >= 0 {
-				return Value{typ: t, bits: mask(w - 1)}, nil // largest positive
-			}
-			return Value{typ: t, bits: new(big.Int).Lsh(bigOne, uint(w-1))}, nil // most negative
-		}
-		return mkBits(w, x.Quo(x, y)), nil
-	case "umod":
-		if in[1].int().Sign() == 0 {
-			return Zero(t), nil
-		}
-		return mkBits(w, new(big.Int).Rem(in[0].int(), in[1].int())), nil
-	case "smod":
-		x, y := signed(in[0]), signed(in[1])
-		if y.Sign() == 0 {
-			return Zero(t), nil
-		}
-		return mkBits(w, x.Rem(x, y)), nil
-	case "and", "nand":
-		x := new(big.Int).Set(in[0].int())
-		for _, v := range in[1:] {
-			x.And(x, v.int())
-		}
-		if n.Op == "nand" {
-			x.Xor(x, mask(w))
-		}
-		return mkBits(w, x), nil
-	case "or", "nor", "xor":
-		x := new(big.Int).Set(in[0].int())
-		for _, v := range in[1:] {
-			if n.Op == "xor" {
-				x.Xor(x, v.int())
-			} else {
-				x.Or(x, v.int())
-			}
-		}
-		if n.Op == "nor" {
-			x.Xor(x, mask(w))
-		}
-		return mkBits(w, x), nil
-	case "not":
-		return mkBits(w, new(big.Int).Xor(in[0].int(), mask(w))), nil
-	case "identity":
-		return in[0], nil
-	case "reverse":
-		x, r := in[0].int(), new(big.Int)
-		for i := range w {
-			if x.Bit(i) == 1 {
-				r.SetBit(r, w-1-i, 1)
-			}
-		}
-		return mkBits(w, r), nil
-	case "and_reduce":
-		return boolValue(in[0].int().Cmp(mask(in[0].typ.Width)) == 0), nil
-	case "or_reduce":
-		return boolValue(in[0].int().Sign() != 0), nil
-	case "xor_reduce":
-		ones := 0
-		for _, word := range in[0].int().Bits() {
-			ones += bits.OnesCount(uint(word))
-		}
-		return boolValue(ones%2 == 1), nil
-	case "eq":
-		return boolValue(Equal(in[0], in[1])), nil
-	case "ne":
-		return boolValue(!Equal(in[0], in[1])), nil
-	case "ult", "ule", "ugt", "uge":
-		return compare(n.Op[1:], in[0].int().Cmp(in[1].int())), nil
-	case "slt", "sle", "sgt", "sge":
-		return compare(n.Op[1:], signed(in[0]).Cmp(signed(in[1]))), nil
-	case "shll", "shrl", "shra":
-		return shift(n.Op, in[0], in[1]), nil
-	case "concat":
-		x := new(big.Int)
-		for _, v := range in {
-			x.Lsh(x, uint(v.typ.Width))
-			x.Or(x, v.int())
-		}
-		return mkBits(w, x), nil
-	case "bit_slice":
-		return mkBits(s.b, new(big.Int).Rsh(in[0].int(), uint(s.a))), nil
-	case "dynamic_bit_slice":
-		// Bits past the operand's end read as zero.
-		start, ok := smallInt(in[1], in[0].typ.Width)
-		if !ok {
-			return Zero(t), nil
-		}
-		return mkBits(s.b, new(big.Int).Rsh(in[0].int(), uint(start))), nil
-	case "bit_slice_update":
-		// Update bits that fall past the operand's end are dropped.
-		start, ok := smallInt(in[1], w)
-		if !ok {
-			return in[0], nil
-		}
-		m := new(big.Int).Lsh(mask(in[2].typ.Width), uint(start))
-		x := new(big.Int).AndNot(in[0].int(), m)
-		x.Or(x, new(big.Int).Lsh(in[2].int(), uint(start)))
-		return mkBits(w, x), nil
-	case "sign_ext":
-		return mkBits(w, signed(in[0])), nil
-	case "zero_ext":
-		return mkBits(w, new(big.Int).Set(in[0].int())), nil
-	case "encode":
-		// The OR of the positions of the set bits.
-		x, r := in[0].int(), 0
-		for i := range x.BitLen() {
-			if x.Bit(i) == 1 {
-				r |= i
-			}
-		}
-		return Uint(w, uint64(r)), nil
-	case "decode":
-		k, ok := smallInt(in[0], s.b)
-		if !ok {
-			return Zero(t), nil
-		}
-		return mkBits(w, new(big.Int).Lsh(bigOne, uint(k))), nil
-	case "one_hot":
-		x, ow := in[0].int(), in[0].typ.Width
-		k := ow // no bit set: the extra top bit
-		if x.Sign() != 0 {
-			if s.flag {
-				k = int(x.TrailingZeroBits())
-			} else {
-				k = x.BitLen() - 1
-			}
-		}
-		return mkBits(w, new(big.Int).Lsh(bigOne, uint(k))), nil
-	case "sel":
-		k, ok := smallInt(in[0], s.lay.cases)
-		if !ok {
-			return in[1+s.lay.cases], nil
-		}
-		return in[1+k], nil
-	case "one_hot_sel":
-		r := Zero(t)
-		for i := range s.lay.cases {
-			if in[0].int().Bit(i) == 1 {
-				r = orValues(r, in[1+i])
-			}
-		}
-		return r, nil
-	case "priority_sel":
-		x := in[0].int()
-		if x.Sign() != 0 {
-			return in[1+int(x.TrailingZeroBits())], nil
-		}
-		if s.lay.hasDefault {
-			return in[1+s.lay.cases], nil
-		}
-		return Zero(t), nil
-	case "gate":
-		if in[0].int().Sign() != 0 {
-			return in[1], nil
-		}
-		return Zero(t), nil
-	case "tuple":
-		return Value{typ: t, elems: append([]Value(nil), in...)}, nil
-	case "tuple_index":
-		return in[0].elems[s.a], nil
-	case "array":
-		return Value{typ: t, elems: append([]Value(nil), in...)}, nil
-	case "array_index":
-		// Indices past the end are clamped to the last element.
-		v := in[0]
-		for _, ix := range in[1:] {
-			v = v.elems[clamp(ix, len(v.elems))]
-		}
-		return v, nil
-	case "array_update":
-		return arrayUpdate(in[0], in[2:], in[1]), nil
-	case "array_concat":
-		var es []Value
-		for _, v := range in {
-			es = append(es, v.elems...)
-		}
-		return Value{typ: t, elems: es}, nil
-	case "array_slice":
-		a := in[0]
-		start, ok := smallInt(in[1], len(a.elems))
-		if !ok {
-			start = len(a.elems) - 1
-		}
-		es := make([]Value, s.b)
-		for i := range es {
-			es[i] = a.elems[min(start+i, len(a.elems)-1)]
-		}
-		return Value{typ: t, elems: es}, nil
-	case "literal":
-		return s.lit, nil
-	case "invoke":
-		return e.run(s.callee, in)
-	case "map":
-		r := Value{typ: t, elems: make([]Value, len(in[0].elems))}
-		for i, x := range in[0].elems {
-			v, err := e.run(s.callee, []Value{x})
-			if err != nil {
-				return Value{}, err
-			}
-			r.elems[i] = v
-		}
-		return r, nil
-	case "counted_for":
-		return e.loop(s, in[0], s.a, big.NewInt(int64(s.b)), in[1:])
-	case "dynamic_counted_for":
-		trip := in[1].int()
-		if !trip.IsInt64() || trip.Int64() > maxTripCount {
-			return Value{}, fmt.Errorf("xls: dynamic_counted_for of %s iterations (more than %d)", trip, maxTripCount)
-		}
-		return e.loop(s, in[0], int(trip.Int64()), signed(in[2]), in[3:])
-	case "after_all", "min_delay":
-		return TokenValue(), nil
-	case "assert":
-		if in[1].int().Sign() == 0 {
-			msg, _ := n.Attr("message")
-			e.effects = append(e.effects, "assert "+msg)
-		}
-		return TokenValue(), nil
-	case "trace":
-		if in[1].int().Sign() != 0 {
-			format, _ := n.Attr("format")
-			e.effects = append(e.effects, "trace "+format+": "+formatArgs(in[2:]))
-		}
-		return TokenValue(), nil
-	case "cover":
-		if in[0].int().Sign() != 0 {
-			label, _ := n.Attr("label")
-			e.effects = append(e.effects, "cover "+label)
-		}
-		return Zero(t), nil
 	}
-	return Value{}, fmt.Errorf("xls: cannot evaluate %s", n.Op)
+}
+
+func evalUdiv(_ *Evaluator, s *step, in []Value) (Value, error) {
+	if in[1].int().Sign() == 0 {
+		return allOnes(s.n.Type), nil
+	}
+	return mkBits(s.n.Type.Width, new(big.Int).Quo(in[0].int(), in[1].int())), nil
+}
+
+func evalSdiv(_ *Evaluator, s *step, in []Value) (Value, error) {
+	t := s.n.Type
+	w := t.Width
+	x, y := signed(in[0]), signed(in[1])
+	if y.Sign() == 0 {
+		if w == 0 {
+			return Zero(t), nil
+		}
+		if x.Sign() >= 0 {
+			return Value{typ: t, bits: mask(w - 1)}, nil // largest positive
+		}
+		return Value{typ: t, bits: new(big.Int).Lsh(bigOne, uint(w-1))}, nil // most negative
+	}
+	return mkBits(w, x.Quo(x, y)), nil
+}
+
+func evalUmod(_ *Evaluator, s *step, in []Value) (Value, error) {
+	if in[1].int().Sign() == 0 {
+		return Zero(s.n.Type), nil
+	}
+	return mkBits(s.n.Type.Width, new(big.Int).Rem(in[0].int(), in[1].int())), nil
+}
+
+func evalSmod(_ *Evaluator, s *step, in []Value) (Value, error) {
+	x, y := signed(in[0]), signed(in[1])
+	if y.Sign() == 0 {
+		return Zero(s.n.Type), nil
+	}
+	return mkBits(s.n.Type.Width, x.Rem(x, y)), nil
+}
+
+// Word operations of evalLogic: z = x op y.
+func andWords(z, x, y *big.Int) *big.Int { return z.And(x, y) }
+func orWords(z, x, y *big.Int) *big.Int  { return z.Or(x, y) }
+func xorWords(z, x, y *big.Int) *big.Int { return z.Xor(x, y) }
+
+// evalLogic returns the evaluation of a variadic bitwise operation that
+// folds its operands with op and, when invert is set, complements the
+// result (nand, nor).
+func evalLogic(op func(z, x, y *big.Int) *big.Int, invert bool) evalFunc {
+	return func(_ *Evaluator, s *step, in []Value) (Value, error) {
+		w := s.n.Type.Width
+		x := new(big.Int).Set(in[0].int())
+		for _, v := range in[1:] {
+			op(x, x, v.int())
+		}
+		if invert {
+			x.Xor(x, mask(w))
+		}
+		return mkBits(w, x), nil
+	}
+}
+
+func evalNot(_ *Evaluator, s *step, in []Value) (Value, error) {
+	w := s.n.Type.Width
+	return mkBits(w, new(big.Int).Xor(in[0].int(), mask(w))), nil
+}
+
+func evalIdentity(_ *Evaluator, _ *step, in []Value) (Value, error) { return in[0], nil }
+
+func evalReverse(_ *Evaluator, s *step, in []Value) (Value, error) {
+	w := s.n.Type.Width
+	x, r := in[0].int(), new(big.Int)
+	for i := range w {
+		if x.Bit(i) == 1 {
+			r.SetBit(r, w-1-i, 1)
+		}
+	}
+	return mkBits(w, r), nil
+}
+
+func evalAndReduce(_ *Evaluator, _ *step, in []Value) (Value, error) {
+	return boolValue(in[0].int().Cmp(mask(in[0].typ.Width)) == 0), nil
+}
+
+func evalOrReduce(_ *Evaluator, _ *step, in []Value) (Value, error) {
+	return boolValue(in[0].int().Sign() != 0), nil
+}
+
+func evalXorReduce(_ *Evaluator, _ *step, in []Value) (Value, error) {
+	ones := 0
+	for _, word := range in[0].int().Bits() {
+		ones += bits.OnesCount(uint(word))
+	}
+	return boolValue(ones%2 == 1), nil
+}
+
+func evalEq(_ *Evaluator, _ *step, in []Value) (Value, error) {
+	return boolValue(Equal(in[0], in[1])), nil
+}
+
+func evalNe(_ *Evaluator, _ *step, in []Value) (Value, error) {
+	return boolValue(!Equal(in[0], in[1])), nil
+}
+
+// Relations of evalCompare on a comparison result c (-1, 0, 1).
+func lt(c int) bool { return c < 0 }
+func le(c int) bool { return c <= 0 }
+func gt(c int) bool { return c > 0 }
+func ge(c int) bool { return c >= 0 }
+
+// evalCompare returns the evaluation of the comparison rel of its two
+// operands, read as two's complement numbers when isSigned.
+func evalCompare(isSigned bool, rel func(c int) bool) evalFunc {
+	if isSigned {
+		return func(_ *Evaluator, _ *step, in []Value) (Value, error) {
+			return boolValue(rel(signed(in[0]).Cmp(signed(in[1])))), nil
+		}
+	}
+	return func(_ *Evaluator, _ *step, in []Value) (Value, error) {
+		return boolValue(rel(in[0].int().Cmp(in[1].int()))), nil
+	}
+}
+
+// Shifts by the width or more give zero, or copies of the sign bit for
+// shra.
+
+func evalShll(_ *Evaluator, _ *step, in []Value) (Value, error) {
+	x := in[0]
+	k, ok := smallInt(in[1], x.typ.Width)
+	if !ok {
+		return Zero(x.typ), nil
+	}
+	return mkBits(x.typ.Width, new(big.Int).Lsh(x.int(), uint(k))), nil
+}
+
+func evalShrl(_ *Evaluator, _ *step, in []Value) (Value, error) {
+	x := in[0]
+	k, ok := smallInt(in[1], x.typ.Width)
+	if !ok {
+		return Zero(x.typ), nil
+	}
+	return mkBits(x.typ.Width, new(big.Int).Rsh(x.int(), uint(k))), nil
+}
+
+func evalShra(_ *Evaluator, _ *step, in []Value) (Value, error) {
+	x := in[0]
+	w := x.typ.Width
+	k, ok := smallInt(in[1], w)
+	switch {
+	case !ok && w > 0 && x.int().Bit(w-1) == 1:
+		return allOnes(x.typ), nil
+	case !ok:
+		return Zero(x.typ), nil
+	}
+	return mkBits(w, new(big.Int).Rsh(signed(x), uint(k))), nil // Rsh of a negative number rounds down
+}
+
+func evalConcat(_ *Evaluator, s *step, in []Value) (Value, error) {
+	x := new(big.Int)
+	for _, v := range in {
+		x.Lsh(x, uint(v.typ.Width))
+		x.Or(x, v.int())
+	}
+	return mkBits(s.n.Type.Width, x), nil
+}
+
+// prepBitSlice decodes bit_slice's start and width into a and b.
+func prepBitSlice(s *step) {
+	s.a, _ = intAttr(s.n, "start")
+	s.b, _ = intAttr(s.n, "width")
+}
+
+// prepWidth decodes the width attribute into b.
+func prepWidth(s *step) { s.b, _ = intAttr(s.n, "width") }
+
+func evalBitSlice(_ *Evaluator, s *step, in []Value) (Value, error) {
+	return mkBits(s.b, new(big.Int).Rsh(in[0].int(), uint(s.a))), nil
+}
+
+// evalDynamicBitSlice: bits past the operand's end read as zero.
+func evalDynamicBitSlice(_ *Evaluator, s *step, in []Value) (Value, error) {
+	start, ok := smallInt(in[1], in[0].typ.Width)
+	if !ok {
+		return Zero(s.n.Type), nil
+	}
+	return mkBits(s.b, new(big.Int).Rsh(in[0].int(), uint(start))), nil
+}
+
+// evalBitSliceUpdate: update bits that fall past the operand's end are
+// dropped.
+func evalBitSliceUpdate(_ *Evaluator, s *step, in []Value) (Value, error) {
+	w := s.n.Type.Width
+	start, ok := smallInt(in[1], w)
+	if !ok {
+		return in[0], nil
+	}
+	m := new(big.Int).Lsh(mask(in[2].typ.Width), uint(start))
+	x := new(big.Int).AndNot(in[0].int(), m)
+	x.Or(x, new(big.Int).Lsh(in[2].int(), uint(start)))
+	return mkBits(w, x), nil
+}
+
+func evalSignExt(_ *Evaluator, s *step, in []Value) (Value, error) {
+	return mkBits(s.n.Type.Width, signed(in[0])), nil
+}
+
+func evalZeroExt(_ *Evaluator, s *step, in []Value) (Value, error) {
+	return mkBits(s.n.Type.Width, new(big.Int).Set(in[0].int())), nil
+}
+
+// evalEncode: the OR of the positions of the set bits.
+func evalEncode(_ *Evaluator, s *step, in []Value) (Value, error) {
+	x, r := in[0].int(), 0
+	for i := range x.BitLen() {
+		if x.Bit(i) == 1 {
+			r |= i
+		}
+	}
+	return Uint(s.n.Type.Width, uint64(r)), nil
+}
+
+func evalDecode(_ *Evaluator, s *step, in []Value) (Value, error) {
+	k, ok := smallInt(in[0], s.b)
+	if !ok {
+		return Zero(s.n.Type), nil
+	}
+	return mkBits(s.n.Type.Width, new(big.Int).Lsh(bigOne, uint(k))), nil
+}
+
+// prepOneHot decodes lsb_prio into flag.
+func prepOneHot(s *step) { s.flag, _ = boolAttr(s.n, "lsb_prio") }
+
+func evalOneHot(_ *Evaluator, s *step, in []Value) (Value, error) {
+	x, ow := in[0].int(), in[0].typ.Width
+	k := ow // no bit set: the extra top bit
+	if x.Sign() != 0 {
+		if s.flag {
+			k = int(x.TrailingZeroBits())
+		} else {
+			k = x.BitLen() - 1
+		}
+	}
+	return mkBits(s.n.Type.Width, new(big.Int).Lsh(bigOne, uint(k))), nil
+}
+
+// prepSelect decodes the layout of a select's operands into lay.
+func prepSelect(s *step) {
+	s.lay, _ = layoutOf(s.n.Op, len(s.n.Operands), s.n.Operands[0].Type.Width)
+}
+
+func evalSel(_ *Evaluator, s *step, in []Value) (Value, error) {
+	k, ok := smallInt(in[0], s.lay.cases)
+	if !ok {
+		return in[1+s.lay.cases], nil
+	}
+	return in[1+k], nil
+}
+
+func evalOneHotSel(_ *Evaluator, s *step, in []Value) (Value, error) {
+	r := Zero(s.n.Type)
+	for i := range s.lay.cases {
+		if in[0].int().Bit(i) == 1 {
+			r = orValues(r, in[1+i])
+		}
+	}
+	return r, nil
+}
+
+func evalPrioritySel(_ *Evaluator, s *step, in []Value) (Value, error) {
+	x := in[0].int()
+	if x.Sign() != 0 {
+		return in[1+int(x.TrailingZeroBits())], nil
+	}
+	if s.lay.hasDefault {
+		return in[1+s.lay.cases], nil
+	}
+	return Zero(s.n.Type), nil
+}
+
+func evalGate(_ *Evaluator, s *step, in []Value) (Value, error) {
+	if in[0].int().Sign() != 0 {
+		return in[1], nil
+	}
+	return Zero(s.n.Type), nil
+}
+
+// evalAggregate builds a tuple or an array of its operands.
+func evalAggregate(_ *Evaluator, s *step, in []Value) (Value, error) {
+	return Value{typ: s.n.Type, elems: append([]Value(nil), in...)}, nil
+}
+
+// prepTupleIndex decodes the index into a.
+func prepTupleIndex(s *step) { s.a, _ = intAttr(s.n, "index") }
+
+func evalTupleIndex(_ *Evaluator, s *step, in []Value) (Value, error) {
+	return in[0].elems[s.a], nil
+}
+
+// evalArrayIndex: indices past the end are clamped to the last element.
+func evalArrayIndex(_ *Evaluator, _ *step, in []Value) (Value, error) {
+	v := in[0]
+	for _, ix := range in[1:] {
+		v = v.elems[clamp(ix, len(v.elems))]
+	}
+	return v, nil
+}
+
+func evalArrayUpdate(_ *Evaluator, _ *step, in []Value) (Value, error) {
+	return arrayUpdate(in[0], in[2:], in[1]), nil
+}
+
+func evalArrayConcat(_ *Evaluator, s *step, in []Value) (Value, error) {
+	var es []Value
+	for _, v := range in {
+		es = append(es, v.elems...)
+	}
+	return Value{typ: s.n.Type, elems: es}, nil
+}
+
+// evalArraySlice: elements past the end read as the last one.
+func evalArraySlice(_ *Evaluator, s *step, in []Value) (Value, error) {
+	a := in[0]
+	start, ok := smallInt(in[1], len(a.elems))
+	if !ok {
+		start = len(a.elems) - 1
+	}
+	es := make([]Value, s.b)
+	for i := range es {
+		es[i] = a.elems[min(start+i, len(a.elems)-1)]
+	}
+	return Value{typ: s.n.Type, elems: es}, nil
+}
+
+// prepLiteral decodes the value into lit.
+func prepLiteral(s *step) {
+	v, _ := s.n.Attr("value")
+	s.lit, _ = ParseValue(s.n.Type, v)
+}
+
+func evalLiteral(_ *Evaluator, s *step, _ []Value) (Value, error) { return s.lit, nil }
+
+func evalInvoke(e *Evaluator, s *step, in []Value) (Value, error) { return e.run(s.callee, in) }
+
+func evalMap(e *Evaluator, s *step, in []Value) (Value, error) {
+	r := Value{typ: s.n.Type, elems: make([]Value, len(in[0].elems))}
+	for i, x := range in[0].elems {
+		v, err := e.run(s.callee, []Value{x})
+		if err != nil {
+			return Value{}, err
+		}
+		r.elems[i] = v
+	}
+	return r, nil
+}
+
+// prepCountedFor decodes trip_count into a and stride (1 by default)
+// into b.
+func prepCountedFor(s *step) {
+	s.a, _ = intAttr(s.n, "trip_count")
+	s.b = 1
+	if v, ok := s.n.Attr("stride"); ok {
+		s.b, _ = strconv.Atoi(v)
+	}
+}
+
+func evalCountedFor(e *Evaluator, s *step, in []Value) (Value, error) {
+	return e.loop(s, in[0], s.a, big.NewInt(int64(s.b)), in[1:])
+}
+
+func evalDynamicCountedFor(e *Evaluator, s *step, in []Value) (Value, error) {
+	trip := in[1].int()
+	if !trip.IsInt64() || trip.Int64() > maxTripCount {
+		return Value{}, fmt.Errorf("xls: dynamic_counted_for of %s iterations (more than %d)", trip, maxTripCount)
+	}
+	return e.loop(s, in[0], int(trip.Int64()), signed(in[2]), in[3:])
+}
+
+// evalToken gives a token (after_all, min_delay).
+func evalToken(_ *Evaluator, _ *step, _ []Value) (Value, error) { return TokenValue(), nil }
+
+func evalAssert(e *Evaluator, s *step, in []Value) (Value, error) {
+	if in[1].int().Sign() == 0 {
+		msg, _ := s.n.Attr("message")
+		e.effects = append(e.effects, "assert "+msg)
+	}
+	return TokenValue(), nil
+}
+
+func evalTrace(e *Evaluator, s *step, in []Value) (Value, error) {
+	if in[1].int().Sign() != 0 {
+		format, _ := s.n.Attr("format")
+		e.effects = append(e.effects, "trace "+format+": "+formatArgs(in[2:]))
+	}
+	return TokenValue(), nil
+}
+
+func evalCover(e *Evaluator, s *step, in []Value) (Value, error) {
+	if in[0].int().Sign() != 0 {
+		label, _ := s.n.Attr("label")
+		e.effects = append(e.effects, "cover "+label)
+	}
+	return Zero(s.n.Type), nil
 }
 
 // loop runs a counted_for body trips times: the induction variable is
@@ -619,19 +769,6 @@ func boolValue(b bool) Value {
 	return Value{typ: outline.BitsType(1)}
 }
 
-// compare turns a comparison result c (-1, 0, 1) into lt, le, gt or ge.
-func compare(rel string, c int) Value {
-	switch rel {
-	case "lt":
-		return boolValue(c < 0)
-	case "le":
-		return boolValue(c <= 0)
-	case "gt":
-		return boolValue(c > 0)
-	}
-	return boolValue(c >= 0)
-}
-
 // smallInt returns the unsigned value of v when it is less than limit.
 func smallInt(v Value, limit int) (int, bool) {
 	x := v.int()
@@ -647,24 +784,6 @@ func clamp(index Value, n int) int {
 		return k
 	}
 	return n - 1
-}
-
-// shift shifts x by amount: shifting by the width or more gives zero, or
-// copies of the sign bit for shra.
-func shift(op string, x, amount Value) Value {
-	w := x.typ.Width
-	k, ok := smallInt(amount, w)
-	switch {
-	case !ok && op == "shra" && w > 0 && x.int().Bit(w-1) == 1:
-		return allOnes(x.typ)
-	case !ok:
-		return Zero(x.typ)
-	case op == "shll":
-		return mkBits(w, new(big.Int).Lsh(x.int(), uint(k)))
-	case op == "shrl":
-		return mkBits(w, new(big.Int).Rsh(x.int(), uint(k)))
-	}
-	return mkBits(w, new(big.Int).Rsh(signed(x), uint(k))) // Rsh of a negative number rounds down
 }
 
 // orValues returns the bitwise or of two values of one type.

@@ -808,7 +808,7 @@ var keyKinds = map[string]string{
 }
 
 // parseArgs reads "(operands..., key=value, ...)".
-func (p *parser) parseArgs(sc *scope, op string, info opInfo, t outline.Type) (*args, bool) {
+func (p *parser) parseArgs(sc *scope, op string, info *opInfo, t outline.Type) (*args, bool) {
 	a := &args{} // its maps are made when first written (most nodes have only id=)
 	open := p.peek()
 	if !p.expect("(") {
