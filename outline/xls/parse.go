@@ -47,7 +47,7 @@ type parser struct {
 }
 
 func (p *parser) result() error {
-	p.errs.RemoveMultiples()
+	p.errs.Sort()
 	return p.errs.Err()
 }
 
