@@ -351,14 +351,19 @@ func addHandPrimitives(out io.Writer, t assoc.Type, file string, timeout time.Du
 // writeTable writes a table's text to file and, when file is a .txt,
 // its packed form beside it (file.bin: what a process loads, see
 // assoc/tablebin.go), so that a shipped table regenerated in place stays
-// in step with its packing.
-func writeTable(file string, text []byte, tb *assoc.Table) error {
+// in step with its packing. The packing is of the text read back, as go
+// generate packs it.
+func writeTable(file string, text []byte, _ *assoc.Table) error {
 	if err := os.WriteFile(file, text, 0o644); err != nil {
 		return err
 	}
 	base, ok := strings.CutSuffix(file, ".txt")
 	if !ok {
 		return nil
+	}
+	tb, err := assoc.LoadTable(bytes.NewReader(text), file)
+	if err != nil {
+		return err
 	}
 	packed, err := tb.MarshalBinary()
 	if err != nil {
