@@ -141,6 +141,11 @@ var defaultTables = Embedded
 // maxPartitions bounds the groupings of initial subgraphs tried.
 const maxPartitions = 4096
 
+// maxPartitionSteps bounds the steps of the search for those groupings
+// (a deterministic count, so the same update always gets the same
+// answer): past it the groupings found so far are all that are tried.
+const maxPartitionSteps = 1 << 20
+
 // Recognize finds the associative operator of a reduction's update (see
 // above). update's x_i are the partial results; its y_j and k_i, if any,
 // are read as named values "y", "y1", …, "k", "k1", … (the y varying, the
@@ -534,14 +539,31 @@ func (r *recognizer) sharing(initial []uint32) []uint32 {
 // most maxSize, and a group of several subgraphs is connected by shared
 // values. part[i] is the group of subgraph i.
 func partitions(initial []uint32, maxSize int, shares []uint32) [][]int {
+	out, _ := searchPartitions(initial, maxSize, shares)
+	return out
+}
+
+// searchPartitions is partitions, and the steps its search took.
+func searchPartitions(initial []uint32, maxSize int, shares []uint32) ([][]int, int) {
 	t := len(initial)
 	var out [][]int
 	cur := make([]int, t)
 	var unions []uint32
+	var groups []uint32 // the subgraph indices of each group
+	steps := 0
 	var rec func(i int)
 	rec = func(i int) {
-		if len(out) >= maxPartitions {
+		if steps++; len(out) >= maxPartitions || steps > maxPartitionSteps {
 			return
+		}
+		// A group that subgraphs still to place cannot connect is a
+		// dead end: without this the search visits every grouping of
+		// many unrelated updates (an unrolled loop's accumulators).
+		future := uint32(1)<<uint(t) - uint32(1)<<uint(i)
+		for _, m := range groups {
+			if m&(m-1) != 0 && !connectedVia(m, future, shares) {
+				return
+			}
 		}
 		if i == t {
 			if len(unions) == t {
@@ -568,37 +590,48 @@ func partitions(initial []uint32, maxSize int, shares []uint32) [][]int {
 			}
 			old := unions[g]
 			unions[g], cur[i] = u, g
+			groups[g] |= 1 << uint(i)
 			rec(i + 1)
+			groups[g] &^= 1 << uint(i)
 			unions[g] = old
 		}
 		if bits.OnesCount32(initial[i]) <= maxSize {
 			unions = append(unions, initial[i])
+			groups = append(groups, 1<<uint(i))
 			cur[i] = len(unions) - 1
 			rec(i + 1)
 			unions = unions[:len(unions)-1]
+			groups = groups[:len(groups)-1]
 		}
 	}
 	rec(0)
 	slices.SortStableFunc(out, func(a, b []int) int { return slices.Max(b) - slices.Max(a) })
-	return out
+	return out, steps
 }
 
 // connected reports whether the subgraphs in members are connected by
 // shares.
 func connected(members uint32, shares []uint32) bool {
+	return connectedVia(members, 0, shares)
+}
+
+// connectedVia reports whether the subgraphs in members are connected by
+// shares through paths that may also pass through the subgraphs in via.
+func connectedVia(members, via uint32, shares []uint32) bool {
 	if members == 0 {
 		return true
 	}
+	allowed := members | via
 	seen := members & -members
 	for {
 		next := seen
 		for j := range shares {
 			if seen&(1<<uint(j)) != 0 {
-				next |= shares[j] & members
+				next |= shares[j] & allowed
 			}
 		}
 		if next == seen {
-			return seen == members
+			return seen&members == members
 		}
 		seen = next
 	}
