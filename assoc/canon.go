@@ -183,7 +183,7 @@ func rewrite(e *Expr) (*Expr, bool) {
 // condition) where C gives it a value.
 func fold(e *Expr) (*Expr, bool) {
 	if e.Op == OpSelect && e.Args[0].Op == OpConst {
-		if truth(e.Args[0].Value, e.Args[0].Type) {
+		if e.Args[0].Value.Bool(e.Args[0].Type) {
 			return e.Args[1], true
 		}
 		return e.Args[2], true
@@ -275,8 +275,8 @@ func rewriteLogic(e *Expr) (*Expr, bool) {
 	and := e.Op == OpAnd
 	if a.Op == OpConst {
 		switch {
-		case truth(a.Value, a.Type) != and: // false && b, true || b
-			return Const(boolValue(!and), Bool), true
+		case a.Value.Bool(a.Type) != and: // false && b, true || b
+			return Const(BoolValue(!and), Bool), true
 		case b.Type == Bool: // true && b, false || b
 			return b, true
 		}
@@ -478,7 +478,7 @@ func rewriteCompare(e *Expr) (*Expr, bool) {
 		case e.Op == OpLT:
 			return Const(0, Bool), true
 		case !a.Type.Float(): // NaN is not <=, == itself
-			return Const(boolValue(e.Op != OpNE), Bool), true
+			return Const(BoolValue(e.Op != OpNE), Bool), true
 		}
 	}
 	if e.Op.Commutative() && Compare(a, b) > 0 {

@@ -140,9 +140,9 @@ func randCond(rng *rand.Rand, t Type, size int) *Expr {
 
 func randEnv(rng *rand.Rand, t Type, wrap bool) Env {
 	return Env{
-		X:    []Value{sample(t, rng), sample(t, rng)},
-		Y:    []Value{sample(t, rng), sample(t, rng)},
-		K:    []Value{sample(t, rng)},
+		X:    []Value{Sample(t, rng), Sample(t, rng)},
+		Y:    []Value{Sample(t, rng), Sample(t, rng)},
+		K:    []Value{Sample(t, rng)},
 		Wrap: wrap,
 	}
 }

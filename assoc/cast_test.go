@@ -123,32 +123,3 @@ func TestCanonCast(t *testing.T) {
 		t.Errorf("narrow(%v): an 8-bit form of a conversion", e)
 	}
 }
-
-// Z3 decides claims with conversions (bit-vectors): the saturating
-// add widened and clamped is associative, with 0 as its identity, and
-// equals the select form; without the clamp it is not the select form.
-func TestProveCast(t *testing.T) {
-	p := newTestProver(t, Options{})
-	sat, err := ParseTuple("u8(min(u16(x) + u16(y), 255))", Uint8)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := p.Associative(sat)
-	if err != nil || r.Verdict != Proved {
-		t.Fatalf("associative %v: %v, %v", sat, r, err)
-	}
-	sel, _ := ParseExpr("select(x + y < x, 255, x + y)", Uint8)
-	if r, err := p.Equal(sat.Elems[0], sel); err != nil || r.Verdict != Proved {
-		t.Errorf("%v = %v: %v, %v", sat, sel, r, err)
-	}
-	wrap, _ := ParseExpr("u8(u16(x) + u16(y))", Uint8)
-	if r, err := p.Equal(wrap, sel); err != nil || r.Verdict == Proved {
-		t.Errorf("%v = %v: %v, %v", wrap, sel, r, err)
-	}
-	// Sign extension: i32(i8(x)) < 0 exactly when bit 7 of x is set.
-	a, _ := ParseExpr("select(i32(i8(x)) < 0, 1, 0)", Int32)
-	b, _ := ParseExpr("select((x & 128) != 0, 1, 0)", Int32)
-	if r, err := p.Equal(a, b); err != nil || r.Verdict != Proved {
-		t.Errorf("%v = %v: %v, %v", a, b, r, err)
-	}
-}

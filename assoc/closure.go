@@ -409,7 +409,7 @@ func (l *laneEval) eval(e *Expr, i int, vars map[string]Value) ([]Value, []bool,
 		c, a, b := args[0], args[1], args[2]
 		for x := range out {
 			pick, pbad := a, bads[1]
-			if !truth(c[x], t0) {
+			if !c[x].Bool(t0) {
 				pick, pbad = b, bads[2]
 			}
 			out[x] = pick[x]
@@ -424,13 +424,13 @@ func (l *laneEval) eval(e *Expr, i int, vars map[string]Value) ([]Value, []bool,
 	case OpAnd, OpOr:
 		var bad []bool
 		for x := range out {
-			a := truth(args[0][x], t0)
+			a := args[0][x].Bool(t0)
 			decided := a == (e.Op == OpOr)
 			r := a
 			if !decided {
-				r = truth(args[1][x], e.Args[1].Type)
+				r = args[1][x].Bool(e.Args[1].Type)
 			}
-			out[x] = boolValue(r)
+			out[x] = BoolValue(r)
 			if (bads[0] != nil && bads[0][x]) || (!decided && bads[1] != nil && bads[1][x]) {
 				if bad == nil {
 					bad = make([]bool, len(out))
@@ -441,7 +441,7 @@ func (l *laneEval) eval(e *Expr, i int, vars map[string]Value) ([]Value, []bool,
 		return out, bad, nil
 	case OpNot:
 		for x := range out {
-			out[x] = boolValue(!truth(args[0][x], t0))
+			out[x] = BoolValue(!args[0][x].Bool(t0))
 		}
 		return out, bads[0], nil
 	case OpNeg:

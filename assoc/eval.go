@@ -24,7 +24,7 @@ type Env struct {
 	K    []Value
 	Vars map[string]Value
 	// Wrap makes signed int32 and int64 arithmetic wrap around modulo
-	// 2^bits, as with -fwrapv (Options.Wrap of the prover). By default
+	// 2^bits, as with -fwrapv (prove.Options.Wrap of the prover). By default
 	// it is assumed, as C compilers assume, never to overflow: an
 	// evaluation that would overflow has no value and reports
 	// ErrOverflow.
@@ -66,14 +66,16 @@ func Eval(e *Expr, env Env) (Value, error) {
 // the same x and y.
 func EvalTuple(tp Tuple, env Env) ([]Value, error) {
 	out := make([]Value, len(tp.Elems))
-	if err := env.evalTuple(tp, out); err != nil {
+	if err := env.EvalTupleInto(tp, out); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
-// evalTuple evaluates tp into out, which must not alias env.X or env.Y.
-func (env *Env) evalTuple(tp Tuple, out []Value) error {
+// EvalTupleInto is EvalTuple into out (len(tp.Elems) values), which must
+// not alias env.X or env.Y: no allocation, for loops that evaluate one
+// tuple many times.
+func (env *Env) EvalTupleInto(tp Tuple, out []Value) error {
 	for i, e := range tp.Elems {
 		v, err := env.eval(e)
 		if err != nil {
@@ -105,7 +107,7 @@ func (env *Env) eval(e *Expr) (Value, error) {
 		if err != nil {
 			return 0, err
 		}
-		if truth(c, e.Args[0].Type) {
+		if c.Bool(e.Args[0].Type) {
 			return env.eval(e.Args[1])
 		}
 		return env.eval(e.Args[2])
@@ -114,20 +116,20 @@ func (env *Env) eval(e *Expr) (Value, error) {
 		if err != nil {
 			return 0, err
 		}
-		if truth(a, e.Args[0].Type) == (e.Op == OpOr) {
-			return boolValue(e.Op == OpOr), nil
+		if a.Bool(e.Args[0].Type) == (e.Op == OpOr) {
+			return BoolValue(e.Op == OpOr), nil
 		}
 		b, err := env.eval(e.Args[1])
 		if err != nil {
 			return 0, err
 		}
-		return boolValue(truth(b, e.Args[1].Type)), nil
+		return BoolValue(b.Bool(e.Args[1].Type)), nil
 	case OpNot:
 		a, err := env.eval(e.Args[0])
 		if err != nil {
 			return 0, err
 		}
-		return boolValue(!truth(a, e.Args[0].Type)), nil
+		return BoolValue(!a.Bool(e.Args[0].Type)), nil
 	case OpCast:
 		if len(e.Args) != 1 {
 			break
@@ -165,6 +167,17 @@ func (env *Env) eval(e *Expr) (Value, error) {
 		return compare(e.Op, e.Args[0].Type, a, b), nil
 	}
 	return arith(e.Op, e.Type, a, b, env.Wrap)
+}
+
+// EvalOp returns the value of a strict operation (negation, arithmetic,
+// min, max, the bitwise operations, comparisons) on operand values of
+// type t, as Eval computes it with Wrap = wrap; OpNeg ignores b, and a
+// comparison's value is a Bool.
+func EvalOp(op Op, t Type, a, b Value, wrap bool) (Value, error) {
+	if op >= OpLT && op <= OpNE {
+		return compare(op, t, a, b), nil
+	}
+	return arith(op, t, a, b, wrap)
 }
 
 func leaf(vals []Value, e *Expr, name string) (Value, error) {
@@ -227,15 +240,17 @@ func SameValue(a, b Value, t Type) bool {
 	return a&mask(t) == b&mask(t)
 }
 
-func boolValue(b bool) Value {
+// BoolValue returns the Bool value of b: 1 for true, 0 for false.
+func BoolValue(b bool) Value {
 	if b {
 		return 1
 	}
 	return 0
 }
 
-// truth reports whether v, of type t, is true as a C condition.
-func truth(v Value, t Type) bool {
+// Bool reports whether v, of type t, is true as a C condition: not zero
+// (a NaN is true, −0 false).
+func (v Value) Bool(t Type) bool {
 	if t.Float() {
 		return v.Float(t) != 0
 	}
@@ -257,13 +272,13 @@ func compare(op Op, t Type, a, b Value) Value {
 	}
 	switch op {
 	case OpLT:
-		return boolValue(lt)
+		return BoolValue(lt)
 	case OpLE:
-		return boolValue(lt || eq)
+		return BoolValue(lt || eq)
 	case OpEQ:
-		return boolValue(eq)
+		return BoolValue(eq)
 	}
-	return boolValue(!eq)
+	return BoolValue(!eq)
 }
 
 // arith applies the arithmetic, min/max or bitwise op to a and b (b
@@ -412,19 +427,19 @@ func floatArith(op Op, t Type, a, b Value) (Value, error) {
 		// rounded (53 ≥ 2·24 + 2), so this is float32 arithmetic.
 		f := float32(r)
 		if f != f {
-			return canonicalNaN(t), nil
+			return NaN(t), nil
 		}
 		return Value(math.Float32bits(f)), nil
 	}
 	if r != r {
-		return canonicalNaN(t), nil
+		return NaN(t), nil
 	}
 	return Value(math.Float64bits(float64(r))), nil
 }
 
-// canonicalNaN returns the quiet NaN with a clear sign bit that
-// evaluation produces for every NaN result of type t.
-func canonicalNaN(t Type) Value {
+// NaN returns the quiet NaN with a clear sign bit that evaluation
+// produces for every NaN result of type t (a float type).
+func NaN(t Type) Value {
 	if t == Float32 {
 		return 0x7fc00000
 	}
@@ -462,7 +477,7 @@ func fminmax(op Op, t Type, a, b Value) Value {
 func convert(v Value, from, to Type) (Value, error) {
 	switch {
 	case to == Bool:
-		return boolValue(truth(v, from)), nil
+		return BoolValue(v.Bool(from)), nil
 	case !from.Float() && !to.Float():
 		return IntValue(v.Int(from), to), nil
 	case !from.Float():

@@ -126,8 +126,8 @@ const (
 	OpCast
 
 	// OpExp is e^a of a float (C's exp, expf), over the reals under
-	// Options.Real; Z3 knows it only as a positive function with
-	// exp(a)·exp(b) = exp(a + b) and exp(0) = 1 (smt.go).
+	// prove.Options.Real; Z3 knows it only as a positive function with
+	// exp(a)·exp(b) = exp(a + b) and exp(0) = 1 (assoc/prove, smt.go).
 	OpExp
 
 	numOps
@@ -295,4 +295,36 @@ func (e *Expr) Equal(f *Expr) bool {
 		}
 	}
 	return true
+}
+
+// Validate checks that f has elements and that its leaves x_i and y_i
+// name elements of f with their types.
+func (f Tuple) Validate() error {
+	if len(f.Elems) == 0 {
+		return fmt.Errorf("assoc: empty tuple")
+	}
+	var err error
+	for _, e := range f.Elems {
+		e.Walk(func(x *Expr) bool {
+			if (x.Op == OpX || x.Op == OpY) && err == nil {
+				switch {
+				case x.Index < 0 || x.Index >= len(f.Elems):
+					err = fmt.Errorf("assoc: %v%d in a %d-tuple", x.Op, x.Index, len(f.Elems))
+				case x.Type != f.Elems[x.Index].Type:
+					err = fmt.Errorf("assoc: %v%d of type %v, element %d is %v", x.Op, x.Index, x.Type, x.Index, f.Elems[x.Index].Type)
+				}
+			}
+			return err == nil
+		})
+	}
+	return err
+}
+
+// Leaves returns the leaves of all of tp's elements.
+func (tp Tuple) Leaves() int {
+	n := 0
+	for _, e := range tp.Elems {
+		n += e.Leaves()
+	}
+	return n
 }

@@ -71,7 +71,7 @@ func draw(rng *rand.Rand, t Type, c *corpusCase) Value {
 	case (t == Int32 || t == Int64) && !c.opts.Wrap:
 		return IntValue(int64(rng.IntN(7)-3), t)
 	}
-	return sample(t, rng)
+	return Sample(t, rng)
 }
 
 // differential runs one trial and reports whether the sequential

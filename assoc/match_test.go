@@ -297,10 +297,10 @@ func reproduced(rng *rand.Rand, update Tuple, m *Match, opts MatchOptions) strin
 	for range 200 {
 		vars := map[string]Value{}
 		for name, t := range names {
-			vars[name] = sample(t, rng)
+			vars[name] = Sample(t, rng)
 		}
 		for i, e := range update.Elems {
-			x[i] = sample(e.Type, rng)
+			x[i] = Sample(e.Type, rng)
 		}
 		env := Env{X: x, Vars: vars, Wrap: true}
 		want, err1 := EvalTuple(update, env)
@@ -308,7 +308,7 @@ func reproduced(rng *rand.Rand, update Tuple, m *Match, opts MatchOptions) strin
 		if err1 != nil || err2 != nil {
 			continue
 		}
-		if !sameValues(update, want, got) {
+		if !SameValues(update, want, got) {
 			return fmt.Sprintf("at x = %s, %v: update %s, matched %s", values(update, x), vars, values(update, want), values(update, got))
 		}
 	}

@@ -9,7 +9,7 @@ import (
 )
 
 // Normal forms that decide the equality of two expressions (synthesis,
-// synth.go). equivalent(a, b) true means that a and b have the same value
+// synth.go). Equivalent(a, b) true means that a and b have the same value
 // wherever both have one; false means only that the normal forms differ.
 //
 // Over an integer type of n bits, + − · and negation are the operations
@@ -34,8 +34,8 @@ import (
 // subtraction so) and −0 − (−0 − b) = b, with the two operands of + and ·
 // sorted, which are exact for every operand.
 
-// equivalent reports whether a and b have equal normal forms (see above).
-func equivalent(a, b *Expr, real bool) bool {
+// Equivalent reports whether a and b have equal normal forms (see above).
+func Equivalent(a, b *Expr, real bool) bool {
 	if a.Type != b.Type {
 		return false
 	}

@@ -760,20 +760,20 @@ func checkWrap(en *Entry) wrapCheck {
 	var wc wrapCheck
 	n := len(tp.Elems)
 	a, b := make([]Value, n), make([]Value, n)
-	k := make([]Value, len(constTypes(tp)))
+	k := make([]Value, len(tp.ConstTypes()))
 	env := Env{K: k, Wrap: true}
 	for range wrapSamples {
 		for i, e := range tp.Elems {
-			a[i], b[i] = sample(e.Type, rng), sample(e.Type, rng)
+			a[i], b[i] = Sample(e.Type, rng), Sample(e.Type, rng)
 		}
-		for i, t := range constTypes(tp) {
-			k[i] = sample(t, rng)
+		for i, t := range tp.ConstTypes() {
+			k[i] = Sample(t, rng)
 		}
 		env.X, env.Y = a, b
 		ab, err1 := EvalTuple(tp, env)
 		env.X, env.Y = b, a
 		ba, err2 := EvalTuple(tp, env)
-		if en.Commutative && err1 == nil && err2 == nil && !sameValues(tp, ab, ba) {
+		if en.Commutative && err1 == nil && err2 == nil && !SameValues(tp, ab, ba) {
 			wc.refutedComm = true
 		}
 		if en.Identity != nil {
@@ -787,7 +787,7 @@ func checkWrap(en *Entry) wrapCheck {
 			l, err1 := EvalTuple(tp, env)
 			env.X, env.Y = a, id
 			r, err2 := EvalTuple(tp, env)
-			if err1 != nil || err2 != nil || !sameValues(tp, l, a) || !sameValues(tp, r, a) {
+			if err1 != nil || err2 != nil || !SameValues(tp, l, a) || !SameValues(tp, r, a) {
 				wc.refutedIdentity = true
 			}
 		}
@@ -1074,7 +1074,7 @@ func refute(tp Tuple, wrap, real bool) (string, bool) {
 		if real && t.Float() {
 			return FloatValue(float64(rng.IntN(9)-4), t)
 		}
-		return sample(t, rng)
+		return Sample(t, rng)
 	}
 	a, b, c := make([]Value, n), make([]Value, n), make([]Value, n)
 	env := Env{Vars: vars, Wrap: wrap}

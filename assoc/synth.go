@@ -25,7 +25,7 @@ import (
 //  2. A cheap filter evaluates update(x, in) and f(x, y(in)) on a few
 //     random points (synthSamples) and drops f at the first difference.
 //  3. The survivors are checked symbolically: update and f(x, y) must
-//     have the same normal form (equivalent). The normal forms are
+//     have the same normal form (Equivalent). The normal forms are
 //     exact: polynomials over the ring of the type (integers modulo 2^n;
 //     the rationals for floats under --assoc-math, where float arithmetic
 //     is read as real arithmetic), with the other operations as atoms
@@ -211,7 +211,7 @@ func (r *recognizer) synthTry(ei *entryIndex, t Type, elems []int, pts *synthPoi
 		return nil
 	}
 	for p := range n {
-		if !equivalent(r.update.Elems[m.sigma[p]], fs[p], r.opts.Real) {
+		if !Equivalent(r.update.Elems[m.sigma[p]], fs[p], r.opts.Real) {
 			return nil
 		}
 	}
@@ -283,7 +283,7 @@ func (r *recognizer) synthPoints(elems []int) *synthPoints {
 		if r.opts.Real && t.Float() {
 			return FloatValue(float64(rng.IntN(9)-4), t)
 		}
-		return sample(t, rng)
+		return Sample(t, rng)
 	}
 	pts := &synthPoints{}
 	for range synthSamples {

@@ -59,7 +59,7 @@ func TestEquivalent(t *testing.T) {
 	} {
 		a := mustUpdateExpr(t, c.a, c.typ)
 		b := mustUpdateExpr(t, c.b, c.typ)
-		if got := equivalent(a, b, c.real); got != c.equal {
+		if got := Equivalent(a, b, c.real); got != c.equal {
 			t.Errorf("%s vs %s (%v, real %v): equivalent %v, want %v", c.a, c.b, c.typ, c.real, got, c.equal)
 		}
 	}
@@ -87,7 +87,7 @@ func TestEquivalentRandom(t *testing.T) {
 		if rng.IntN(3) == 0 {
 			b = ringVariant(rng, a)
 		}
-		if !equivalent(a, b, false) {
+		if !Equivalent(a, b, false) {
 			continue
 		}
 		found++
@@ -95,7 +95,7 @@ func TestEquivalentRandom(t *testing.T) {
 			withCasts++
 		}
 		for range 200 {
-			env := Env{X: []Value{sample(ty, rng)}, Vars: map[string]Value{"a": sample(ty, rng), "b": sample(ty, rng)}, Wrap: true}
+			env := Env{X: []Value{Sample(ty, rng)}, Vars: map[string]Value{"a": Sample(ty, rng), "b": Sample(ty, rng)}, Wrap: true}
 			va, err1 := Eval(a, env)
 			vb, err2 := Eval(b, env)
 			if err1 == nil && err2 == nil && va != vb {
@@ -289,7 +289,7 @@ func TestLaneEval(t *testing.T) {
 		l := &laneEval{size: size}
 		for range 400 {
 			e := toNamed(randExpr(rng, ty, 1+rng.IntN(8)))
-			vars := map[string]Value{"a": sample(ty, rng), "b": sample(ty, rng), "c": []Value{0, 1, sample(ty, rng)}[rng.IntN(3)]}
+			vars := map[string]Value{"a": Sample(ty, rng), "b": Sample(ty, rng), "c": []Value{0, 1, Sample(ty, rng)}[rng.IntN(3)]}
 			m := make([]byte, size)
 			ok := l.mapOf(e, 0, vars, m)
 			want := true

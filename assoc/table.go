@@ -17,7 +17,7 @@ import (
 // Tables of proved operators.
 //
 // A Table holds the operators of one element type that the generator
-// (gen.go) proved associative, with their identities and commutativity,
+// (assoc/gen) proved associative, with their identities and commutativity,
 // and the higher-dimensional primitives added by hand (each proved the
 // same way). Matching (match.go) looks operators up by the root operation
 // of their first element, so a table keeps its entries grouped by that
@@ -34,7 +34,7 @@ type Entry struct {
 	// Proof names what proved it (the prover and its version).
 	Proof string
 	// Wraps reports that the operator is also associative when int32 and
-	// int64 arithmetic wraps around (Options.Wrap); for the other integer
+	// int64 arithmetic wraps around (prove.Options.Wrap); for the other integer
 	// types and Bool it is the same as associative, for floats false.
 	Wraps bool
 	// Name names a primitive added by hand ("complex-mul"), "" for a
@@ -127,10 +127,10 @@ func (e *TableError) Error() string {
 	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
 }
 
-// positioned places err, found in the field that starts at column col of
-// line (1-based), in file: a notation error keeps its own column within
-// the field.
-func positioned(file string, line, col int, err error) error {
+// TableErrorAt places err, found in the field that starts at column col
+// of line (1-based), in file, as a *TableError: a notation error ([Error])
+// or an error of ParseEntryLine keeps its own column within the field.
+func TableErrorAt(file string, line, col int, err error) error {
 	var ne *Error
 	if errors.As(err, &ne) {
 		return &TableError{File: file, Line: line, Col: col + ne.Col - 1, Msg: ne.Msg}
@@ -152,8 +152,9 @@ func (e *fieldError) Error() string { return e.msg }
 
 const entrySep = " ; "
 
-// formatEntryLine writes e as an entry line.
-func formatEntryLine(e *Entry) string {
+// FormatEntryLine writes e as an entry line of the table format (without
+// the newline).
+func FormatEntryLine(e *Entry) string {
 	flags := []byte("---")
 	if e.Commutative {
 		flags[0] = 'c'
@@ -175,9 +176,9 @@ func formatEntryLine(e *Entry) string {
 	return strings.Join(fields, entrySep)
 }
 
-// parseEntryLine reads an entry line of a table of type t. Errors are
-// *fieldError or *Error with columns within the line.
-func parseEntryLine(line string, t Type) (*Entry, error) {
+// ParseEntryLine reads an entry line of a table of type t. Its errors
+// carry columns within the line: [TableErrorAt] places them in a file.
+func ParseEntryLine(line string, t Type) (*Entry, error) {
 	fields := strings.Split(line, entrySep)
 	if len(fields) < 4 || len(fields) > 5 {
 		return nil, &fieldError{0, fmt.Sprintf("entry has %d fields separated by %q, want 4 or 5: flags and leaves, identity, operator, proof[, name]", len(fields), entrySep)}
@@ -213,10 +214,10 @@ func parseEntryLine(line string, t Type) (*Entry, error) {
 		return nil, shift(err, col[2])
 	}
 	e.Tuple = op
-	if got := tupleLeaves(op); got != n {
+	if got := op.Leaves(); got != n {
 		return nil, &fieldError{4, fmt.Sprintf("leaves %d, but the operator has %d", n, got)}
 	}
-	if err := validateTuple(op); err != nil {
+	if err := op.Validate(); err != nil {
 		return nil, &fieldError{col[2], strings.TrimPrefix(err.Error(), "assoc: ")}
 	}
 	if fields[1] != "none" {
@@ -272,7 +273,7 @@ func (t *Table) Write(w io.Writer, comments ...string) error {
 			root = r
 			fmt.Fprintf(bw, "\n# root %v\n", r)
 		}
-		fmt.Fprintln(bw, formatEntryLine(e))
+		fmt.Fprintln(bw, FormatEntryLine(e))
 	}
 	return bw.Flush()
 }
@@ -330,9 +331,9 @@ func LoadTable(r io.Reader, name string) (*Table, error) {
 			t.Prover = rest
 		default:
 			state = 3
-			e, err := parseEntryLine(line, t.Type)
+			e, err := ParseEntryLine(line, t.Type)
 			if err != nil {
-				return nil, positioned(name, lineNo, 1, err)
+				return nil, TableErrorAt(name, lineNo, 1, err)
 			}
 			root := e.Elems[0].Op
 			switch {

@@ -59,8 +59,8 @@ func sameTables(t *testing.T, name string, got, want *Table) {
 	}
 	for k := range want.Entries {
 		a, b := &want.Entries[k], &got.Entries[k]
-		if formatEntryLine(a) != formatEntryLine(b) || len(a.Elems) != len(b.Elems) || len(a.Identity) != len(b.Identity) {
-			t.Errorf("%s: entry %d: %q, want %q", name, k, formatEntryLine(b), formatEntryLine(a))
+		if FormatEntryLine(a) != FormatEntryLine(b) || len(a.Elems) != len(b.Elems) || len(a.Identity) != len(b.Identity) {
+			t.Errorf("%s: entry %d: %q, want %q", name, k, FormatEntryLine(b), FormatEntryLine(a))
 			continue
 		}
 		for j := range a.Elems {
@@ -93,7 +93,7 @@ func TestPackRoundTrip(t *testing.T) {
 		{"x + lim * y", "0", "named"},
 	} {
 		tp := mustTuple(t, c.op, i)
-		e := Entry{Operator: Operator{Tuple: tp, Commutative: c.id != ""}, Leaves: tupleLeaves(tp), Proof: "z3 4.8.12 bv", Wraps: c.name == "", Name: c.name}
+		e := Entry{Operator: Operator{Tuple: tp, Commutative: c.id != ""}, Leaves: tp.Leaves(), Proof: "z3 4.8.12 bv", Wraps: c.name == "", Name: c.name}
 		if c.id != "" {
 			e.Identity = mustExprs(t, c.id, i)
 		}

@@ -992,7 +992,7 @@ func (ty *typer) expr(n *node, want Type) *Expr {
 		if want != Bool {
 			ty.fail(n, "%s used as %v", n.tok.text, want)
 		}
-		return Const(boolValue(!n.neg), Bool)
+		return Const(BoolValue(!n.neg), Bool)
 	case nNum, nSpecial:
 		return ty.number(n, want)
 	}
@@ -1082,7 +1082,7 @@ func (ty *typer) number(n *node, want Type) *Expr {
 		case "INFINITY":
 			f = math.Inf(1)
 		case "NAN":
-			return Const(canonicalNaN(want), want)
+			return Const(NaN(want), want)
 		default:
 			bits := 64
 			if want == Float32 {

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"nestor/assoc"
+	"nestor/assoc/gen"
+	"nestor/assoc/prove"
 )
 
 func init() { commands = append(commands, assocGenCommand) }
@@ -58,12 +60,12 @@ reached are missing), without generating.`,
 		jobs := fs.Int("jobs", 0, "`N` workers, each with its z3 processes (default: the number of CPUs)")
 		resume := fs.Bool("resume", false, "continue an interrupted run from its journal")
 		journal := fs.String("journal", "", "journal `FILE` (default: the output file with .journal appended)")
-		timeout := fs.Duration("timeout", assoc.DefaultGenTimeout, "bound on each Z3 query")
+		timeout := fs.Duration("timeout", gen.DefaultGenTimeout, "bound on each Z3 query")
 		rlimit := fs.Uint64("rlimit", 0, "bound each Z3 query by `N` units of Z3's deterministic resource count instead of --timeout (a table that does not depend on the machine's load)")
 		hand := fs.Bool("hand", true, "add the hand-written primitives of assoc/tables/hand.txt")
-		opsFlag := fs.String("ops", "", "operations of the enumeration, e.g. \"+ - * min max\", or \"all\" (default: assoc.DefaultOps)")
+		opsFlag := fs.String("ops", "", "operations of the enumeration, e.g. \"+ - * min max\", or \"all\" (default: gen.DefaultOps)")
 		ops2Flag := fs.String("ops2", "", "operations for 2-tuples (default: --ops)")
-		samples := fs.Int("samples", assoc.DefaultSamples, "random draws per candidate")
+		samples := fs.Int("samples", gen.DefaultSamples, "random draws per candidate")
 		seed := fs.Uint64("seed", 1, "seed of the random draws")
 		quiet := fs.Bool("quiet", false, "no progress lines")
 		classes := fs.Bool("classes", false, "group the elementary candidates by their values on fixed points and prove one per class, the others shown equal to it (integer and bool types)")
@@ -123,7 +125,7 @@ reached are missing), without generating.`,
 				statsOut = out
 			}
 			tb := &assoc.Table{Type: t, Version: assoc.TableVersion}
-			ver, err := assoc.Z3Version()
+			ver, err := prove.Z3Version()
 			if err != nil {
 				return err
 			}
@@ -142,13 +144,13 @@ reached are missing), without generating.`,
 				if jname != "" && len(sizes) > 1 {
 					jname += strconv.Itoa(size)
 				}
-				cfg := assoc.GenConfig{
+				cfg := gen.GenConfig{
 					Type: t, MaxLeaves: max, TupleSize: size, Ops: ops, Samples: *samples, Seed: *seed,
 					Jobs: *jobs, Timeout: *timeout, ResourceLimit: *rlimit, Journal: jname, Resume: *resume, Progress: progress,
 					MinLeaves: *minLeaves, Classes: *classes,
 				}
 				if *fromJournal != "" {
-					entries, err := assoc.ReadJournal(*fromJournal, t)
+					entries, err := gen.ReadJournal(*fromJournal, t)
 					if err != nil {
 						return err
 					}
@@ -158,7 +160,7 @@ reached are missing), without generating.`,
 					summary = append(summary, fmt.Sprintf("%d-tuples: %d operators proved so far, from the journal of an interrupted run (%s)", size, len(entries), filepath.Base(*fromJournal)))
 					continue
 				}
-				entries, stats, err := assoc.Generate(cfg)
+				entries, stats, err := gen.Generate(cfg)
 				if stats != nil {
 					stats.Print(statsOut)
 				}
@@ -214,7 +216,7 @@ reached are missing), without generating.`,
 					return err
 				}
 				start := time.Now()
-				entries, err := assoc.GenerateHand(t, hops, *timeout, *rlimit)
+				entries, err := gen.GenerateHand(t, hops, *timeout, *rlimit)
 				if err != nil {
 					return err
 				}
@@ -310,7 +312,7 @@ func addHandPrimitives(out io.Writer, t assoc.Type, file string, timeout time.Du
 		}
 	}
 	start := time.Now()
-	entries, err := assoc.GenerateHand(t, missing, timeout, rlimit)
+	entries, err := gen.GenerateHand(t, missing, timeout, rlimit)
 	if err != nil {
 		return err
 	}
@@ -373,14 +375,14 @@ func writeTable(file string, text []byte, _ *assoc.Table) error {
 }
 
 // parseOpsFlag reads --ops: "" for the default set, "all", or a list.
-func parseOpsFlag(s string, t assoc.Type) (assoc.Ops, error) {
+func parseOpsFlag(s string, t assoc.Type) (gen.Ops, error) {
 	switch s {
 	case "":
-		return assoc.DefaultOps(t), nil
+		return gen.DefaultOps(t), nil
 	case "all":
-		return assoc.AllOps(t), nil
+		return gen.AllOps(t), nil
 	}
-	ops, err := assoc.ParseOps(s, t)
+	ops, err := gen.ParseOps(s, t)
 	if err != nil {
 		return nil, usageError{strings.TrimPrefix(err.Error(), "assoc: ")}
 	}
@@ -405,7 +407,7 @@ func parseTupleSizes(s string) ([]int, error) {
 
 // describeStats writes a run's counts for the table's header comment:
 // counts only, no times, so that regenerating gives the same file.
-func describeStats(s *assoc.GenStats) string {
+func describeStats(s *gen.GenStats) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d-tuples:", s.TupleSize)
 	for _, l := range s.Levels {
@@ -435,13 +437,13 @@ func regenCommand(t assoc.Type, leaves, leaves2 int, sizes []int, ops, ops2 stri
 	if ops2 != "" {
 		parts = append(parts, fmt.Sprintf("--ops2 %q", ops2))
 	}
-	if samples != assoc.DefaultSamples {
+	if samples != gen.DefaultSamples {
 		parts = append(parts, fmt.Sprintf("--samples %d", samples))
 	}
 	if seed != 1 {
 		parts = append(parts, fmt.Sprintf("--seed %d", seed))
 	}
-	if timeout != assoc.DefaultGenTimeout {
+	if timeout != gen.DefaultGenTimeout {
 		parts = append(parts, "--timeout "+timeout.String())
 	}
 	if rlimit > 0 {

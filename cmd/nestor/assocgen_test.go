@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"nestor/assoc"
+	"nestor/assoc/prove"
 )
 
 func TestAssocGenUsage(t *testing.T) {
@@ -42,7 +43,7 @@ const testRlimit = "30000000"
 // A small table is written, loads, says how to regenerate it, and its
 // journal is gone after success.
 func TestAssocGen(t *testing.T) {
-	if _, err := assoc.Z3Path(); errors.Is(err, assoc.ErrNoZ3) {
+	if _, err := prove.Z3Path(); errors.Is(err, prove.ErrNoZ3) {
 		t.Skip(err)
 	}
 	out := filepath.Join(t.TempDir(), "bool.txt")
@@ -76,7 +77,7 @@ func TestAssocGenAddHand(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs z3 on the hand primitives")
 	}
-	if _, err := assoc.Z3Path(); errors.Is(err, assoc.ErrNoZ3) {
+	if _, err := prove.Z3Path(); errors.Is(err, prove.ErrNoZ3) {
 		t.Skip(err)
 	}
 	out := filepath.Join(t.TempDir(), "int8.txt")

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"nestor/assoc"
+	"nestor/assoc/prove"
 )
 
 // operators are the hand-written entries: the operator, the types it
@@ -70,7 +71,7 @@ func build() {
 			if real && !t.Float() {
 				continue
 			}
-			p, e := assoc.NewProver(assoc.Options{Real: real}, 20*time.Second)
+			p, e := prove.NewProver(prove.Options{Real: real}, 20*time.Second)
 			if e != nil {
 				err = e
 				return
@@ -99,7 +100,7 @@ func build() {
 				if done[tp.String()] {
 					continue
 				}
-				if en, ok := prove(p, tp, op.identity); ok {
+				if en, ok := proveEntry(p, tp, op.identity); ok {
 					en.RealOnly = real
 					tb.Entries = append(tb.Entries, en)
 					done[tp.String()] = true
@@ -113,23 +114,23 @@ func build() {
 	}
 }
 
-// prove returns the entry of tp when Z3 proves it associative.
-func prove(p *assoc.Prover, tp assoc.Tuple, identity bool) (assoc.Entry, bool) {
+// proveEntry returns the entry of tp when Z3 proves it associative.
+func proveEntry(p *prove.Prover, tp assoc.Tuple, identity bool) (assoc.Entry, bool) {
 	r, e := p.Associative(tp)
-	if e != nil || r.Verdict != assoc.Proved {
+	if e != nil || r.Verdict != prove.Proved {
 		return assoc.Entry{}, false
 	}
 	en := assoc.Entry{Operator: assoc.Operator{Tuple: tp}, Proof: "z3 (assoctables)"}
 	for _, x := range tp.Elems {
 		en.Leaves += x.Leaves()
 	}
-	if c, e := p.Commutative(tp); e == nil && c.Verdict == assoc.Proved {
+	if c, e := p.Commutative(tp); e == nil && c.Verdict == prove.Proved {
 		en.Commutative = true
 	}
 	if !identity {
 		return en, true
 	}
-	if id, e := p.Identity(tp, assoc.BothSides); e == nil && id.Verdict == assoc.Proved {
+	if id, e := p.Identity(tp, prove.BothSides); e == nil && id.Verdict == prove.Proved {
 		en.Identity = id.Identity
 	}
 	return en, true

@@ -1,21 +1,18 @@
-package assoc
+package gen
 
 import (
-	"bufio"
 	"cmp"
-	"errors"
 	"fmt"
 	"io"
-	"math"
 	"math/rand/v2"
-	"os"
-	"os/exec"
 	"runtime"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"nestor/assoc"
+	"nestor/assoc/prove"
 )
 
 // Table generation (the paper's "Generating Elementary Operators").
@@ -27,7 +24,7 @@ import (
 //  1. random evaluation of f(f(a,b),c) = f(a,f(b,c)) on Samples draws
 //     with edge values (RandomAssociative); for floats, IEEE evaluation
 //     first and, when it fails, evaluation over the reals
-//     (realRandomAssociative), which makes the candidate a RealOnly one;
+//     (RealRandomAssociative), which makes the candidate a RealOnly one;
 //  2. a dependence on both x and y in value, not only in syntax
 //     (RandomReadsBoth: x*y/y + min(x,k) is a projection in disguise);
 //  3. rejection of decomposable tuples (Decomposable);
@@ -53,7 +50,7 @@ import (
 
 // GenConfig configures one generation run: one type and one tuple size.
 type GenConfig struct {
-	Type      Type
+	Type      assoc.Type
 	MaxLeaves int // bound on the leaves of the whole tuple
 	TupleSize int // 1 or 2
 	// Ops is the enumeration's operation set (DefaultOps(Type) when nil).
@@ -104,7 +101,7 @@ const DefaultGenTimeout = 5 * time.Second
 
 // GenStats counts what each stage let through, per number of leaves.
 type GenStats struct {
-	Type      Type
+	Type      assoc.Type
 	TupleSize int
 	Levels    []LevelStats // by increasing Leaves
 	Wall      time.Duration
@@ -189,11 +186,11 @@ const (
 // genOutcome is what became of one candidate.
 type genOutcome struct {
 	seq     int
-	tp      Tuple
+	tp      assoc.Tuple
 	leaves  int
 	stage   genStage
-	verdict Verdict // of the associativity proof, when stage is stageElementary
-	entry   *Entry  // when proved
+	verdict prove.Verdict // of the associativity proof, when stage is stageElementary
+	entry   *assoc.Entry  // when proved
 	replay  bool
 	// unjournaled marks an outcome that is no Z3 outcome of its own (a
 	// member dropped with its refuted class, genclass.go).
@@ -205,14 +202,14 @@ type genOutcome struct {
 // Generate runs the pipeline of cfg and returns the proved operators in
 // table order (grouped by the root operation of element 0, by increasing
 // leaves, then in enumeration order) and the statistics.
-func Generate(cfg GenConfig) ([]Entry, *GenStats, error) {
+func Generate(cfg GenConfig) ([]assoc.Entry, *GenStats, error) {
 	if cfg.TupleSize < 1 || cfg.TupleSize > 2 {
 		return nil, nil, fmt.Errorf("assoc: tuple size %d (want 1 or 2)", cfg.TupleSize)
 	}
 	if cfg.MaxLeaves < 2 {
 		return nil, nil, fmt.Errorf("assoc: at most %d leaves: an operator reads x and y, so it has at least 2", cfg.MaxLeaves)
 	}
-	if cfg.Type >= numTypes {
+	if int(cfg.Type) >= len(assoc.Types()) {
 		return nil, nil, fmt.Errorf("assoc: unknown type %v", cfg.Type)
 	}
 	if cfg.Ops == nil {
@@ -230,7 +227,7 @@ func Generate(cfg GenConfig) ([]Entry, *GenStats, error) {
 	if cfg.ProgressEvery <= 0 {
 		cfg.ProgressEvery = 2 * time.Second
 	}
-	if _, err := Z3Path(); err != nil {
+	if _, err := prove.Z3Path(); err != nil {
 		return nil, nil, err
 	}
 	if cfg.Classes && cfg.Type.Float() {
@@ -249,7 +246,7 @@ func Generate(cfg GenConfig) ([]Entry, *GenStats, error) {
 	stats := &GenStats{Type: cfg.Type, TupleSize: cfg.TupleSize}
 	type job struct {
 		seq int
-		tp  Tuple
+		tp  assoc.Tuple
 	}
 	jobs := make(chan job, 4*cfg.Jobs)
 	outs := make(chan genOutcome, 4*cfg.Jobs)
@@ -272,8 +269,8 @@ func Generate(cfg GenConfig) ([]Entry, *GenStats, error) {
 			return
 		}
 		n := 0
-		EnumerateOps(cfg.Type, cfg.Ops, cfg.MaxLeaves, cfg.TupleSize, func(tp Tuple) bool {
-			if cfg.MinLeaves <= 2 || tupleLeaves(tp) >= cfg.MinLeaves {
+		EnumerateOps(cfg.Type, cfg.Ops, cfg.MaxLeaves, cfg.TupleSize, func(tp assoc.Tuple) bool {
+			if cfg.MinLeaves <= 2 || tp.Leaves() >= cfg.MinLeaves {
 				n++
 			}
 			select {
@@ -289,8 +286,8 @@ func Generate(cfg GenConfig) ([]Entry, *GenStats, error) {
 		defer close(jobs)
 		defer close(enumDone)
 		seq := 0
-		EnumerateOps(cfg.Type, cfg.Ops, cfg.MaxLeaves, cfg.TupleSize, func(tp Tuple) bool {
-			if cfg.MinLeaves > 2 && tupleLeaves(tp) < cfg.MinLeaves {
+		EnumerateOps(cfg.Type, cfg.Ops, cfg.MaxLeaves, cfg.TupleSize, func(tp assoc.Tuple) bool {
+			if cfg.MinLeaves > 2 && tp.Leaves() < cfg.MinLeaves {
 				return true
 			}
 			select {
@@ -363,7 +360,7 @@ func Generate(cfg GenConfig) ([]Entry, *GenStats, error) {
 	slices.SortFunc(entries, func(a, b genResult) int {
 		return cmp.Or(cmp.Compare(a.e.Elems[0].Op, b.e.Elems[0].Op), cmp.Compare(a.e.Leaves, b.e.Leaves), cmp.Compare(a.seq, b.seq))
 	})
-	out := make([]Entry, len(entries))
+	out := make([]assoc.Entry, len(entries))
 	for i, r := range entries {
 		out[i] = r.e
 	}
@@ -372,7 +369,7 @@ func Generate(cfg GenConfig) ([]Entry, *GenStats, error) {
 
 type genResult struct {
 	seq int
-	e   Entry
+	e   assoc.Entry
 }
 
 func (s *GenStats) add(o genOutcome) {
@@ -393,9 +390,9 @@ func (s *GenStats) add(o genOutcome) {
 	}
 	l.NonDecomposable++
 	switch o.verdict {
-	case Refuted:
+	case prove.Refuted:
 		l.Refuted++
-	case Unknown:
+	case prove.Unknown:
 		l.Unknown++
 	}
 	if e := o.entry; e != nil {
@@ -463,11 +460,11 @@ type genWorker struct {
 	cfg      GenConfig
 	noBudget bool // no identity search budget
 	jr       *journal
-	provers  map[Options]*Prover
+	provers  map[prove.Options]*prove.Prover
 }
 
 func newGenWorker(cfg GenConfig, jr *journal) *genWorker {
-	return &genWorker{cfg: cfg, jr: jr, provers: map[Options]*Prover{}}
+	return &genWorker{cfg: cfg, jr: jr, provers: map[prove.Options]*prove.Prover{}}
 }
 
 func (w *genWorker) close() {
@@ -476,25 +473,25 @@ func (w *genWorker) close() {
 	}
 }
 
-func (w *genWorker) prover(o Options) (*Prover, error) {
+func (w *genWorker) prover(o prove.Options) (*prove.Prover, error) {
 	if p, ok := w.provers[o]; ok {
 		return p, nil
 	}
-	p, err := NewProver(o, w.cfg.Timeout)
+	p, err := prove.NewProver(o, w.cfg.Timeout)
 	if err != nil {
 		return nil, err
 	}
-	p.noMissing = true
+	p.SetSkipMissing(true)
 	p.SetResourceLimit(w.cfg.ResourceLimit)
 	if !w.noBudget {
-		p.identityBudget = identityBudgetFactor * w.cfg.Timeout
+		p.SetIdentityBudget(identityBudgetFactor * w.cfg.Timeout)
 	}
 	w.provers[o] = p
 	return p, nil
 }
 
 // run takes one candidate through the stages.
-func (w *genWorker) run(seq int, tp Tuple) (genOutcome, error) {
+func (w *genWorker) run(seq int, tp assoc.Tuple) (genOutcome, error) {
 	t0 := time.Now()
 	o, ieee := w.filter(seq, tp)
 	if o.stage < stageElementary {
@@ -508,19 +505,19 @@ func (w *genWorker) run(seq int, tp Tuple) (genOutcome, error) {
 
 // filter takes a candidate through the stages before Z3 (1 to 3); ieee
 // reports, for a float candidate, that it passed the IEEE tests.
-func (w *genWorker) filter(seq int, tp Tuple) (o genOutcome, ieee bool) {
-	o = genOutcome{seq: seq, tp: tp, leaves: tupleLeaves(tp)}
+func (w *genWorker) filter(seq int, tp assoc.Tuple) (o genOutcome, ieee bool) {
+	o = genOutcome{seq: seq, tp: tp, leaves: tp.Leaves()}
 	rng := rand.New(rand.NewPCG(w.cfg.Seed, uint64(seq)))
-	ieee = RandomAssociative(tp, rng, w.cfg.Samples)
+	ieee = assoc.RandomAssociative(tp, rng, w.cfg.Samples)
 	real := false
 	if !ieee && w.cfg.Type.Float() {
-		real = realRandomAssociative(tp, rng, w.cfg.Samples)
+		real = assoc.RealRandomAssociative(tp, rng, w.cfg.Samples)
 	}
 	if !ieee && !real {
 		return o, ieee
 	}
 	o.stage = stageRandom
-	if ieee && !RandomReadsBoth(tp, rng, w.cfg.Samples) || !ieee && !realReadsBoth(tp, rng, w.cfg.Samples) {
+	if ieee && !assoc.RandomReadsBoth(tp, rng, w.cfg.Samples) || !ieee && !assoc.RealReadsBoth(tp, rng, w.cfg.Samples) {
 		return o, ieee
 	}
 	o.stage = stageReadsBoth
@@ -543,18 +540,9 @@ func (w *genWorker) prove(o *genOutcome, ieee bool) error {
 	return err
 }
 
-// tupleLeaves returns the leaves of all of tp's elements.
-func tupleLeaves(tp Tuple) int {
-	n := 0
-	for _, e := range tp.Elems {
-		n += e.Leaves()
-	}
-	return n
-}
-
 // ProverFunc returns the prover of a semantics (generation keeps one per
 // worker and mode).
-type ProverFunc func(Options) (*Prover, error)
+type ProverFunc func(prove.Options) (*prove.Prover, error)
 
 // ProveEntry proves tp associative and, when it is, synthesizes its
 // identity and decides its commutativity (stages 4 to 6 of Generate). For
@@ -562,74 +550,74 @@ type ProverFunc func(Options) (*Prover, error)
 // an IEEE proof tried before the proof over the reals. The verdict is
 // that of the associativity proof: Proved with an entry, or Refuted or
 // Unknown without one.
-func ProveEntry(tp Tuple, provers ProverFunc, ieee bool) (*Entry, Verdict, error) {
+func ProveEntry(tp assoc.Tuple, provers ProverFunc, ieee bool) (*assoc.Entry, prove.Verdict, error) {
 	t := tp.Elems[0].Type
-	ver, err := Z3Version()
+	ver, err := prove.Z3Version()
 	if err != nil {
-		return nil, Unknown, err
+		return nil, prove.Unknown, err
 	}
-	e := &Entry{Operator: Operator{Tuple: tp}, Leaves: tupleLeaves(tp)}
-	var opts Options
-	var v Verdict
+	e := &assoc.Entry{Operator: assoc.Operator{Tuple: tp}, Leaves: tp.Leaves()}
+	var opts prove.Options
+	var v prove.Verdict
 	switch {
-	case t == Int32 || t == Int64:
+	case t == assoc.Int32 || t == assoc.Int64:
 		// Wrap-around first: associative when wrapping implies
 		// associative where nothing overflows.
-		v, err = proveAssoc(provers, Options{Wrap: true}, tp)
+		v, err = proveAssoc(provers, prove.Options{Wrap: true}, tp)
 		if err != nil {
-			return nil, Unknown, err
+			return nil, prove.Unknown, err
 		}
-		e.Wraps = v == Proved
-		if v != Proved {
+		e.Wraps = v == prove.Proved
+		if v != prove.Proved {
 			v, err = proveAssoc(provers, opts, tp)
 		}
 		switch {
 		case e.Wraps:
 			e.Proof = "z3 " + ver + " bv wrap"
-		case opts.intsFor(tp.Elems...).ints:
+		case opts.IntEncoding(tp.Elems...):
 			e.Proof = "z3 " + ver + " int"
 		default:
 			e.Proof = "z3 " + ver + " bv"
 		}
 	case t.Float():
-		v = Unknown
+		v = prove.Unknown
 		if ieee {
 			v, err = proveAssoc(provers, opts, tp)
 			e.Proof = "z3 " + ver + " fp"
 		}
-		if err == nil && v != Proved {
-			opts = Options{Real: true}
+		if err == nil && v != prove.Proved {
+			opts = prove.Options{Real: true}
 			v, err = proveAssoc(provers, opts, tp)
 			e.RealOnly = true
 			e.Proof = "z3 " + ver + " real"
 		}
 	default:
 		v, err = proveAssoc(provers, opts, tp)
-		e.Wraps = v == Proved
+		e.Wraps = v == prove.Proved
 		e.Proof = "z3 " + ver + " bv"
 	}
-	if err != nil || v != Proved {
+	if err != nil || v != prove.Proved {
 		return nil, v, err
 	}
 	p, err := provers(opts)
 	if err != nil {
-		return nil, Unknown, err
+		return nil, prove.Unknown, err
 	}
 	rng := rand.New(rand.NewPCG(uint64(e.Leaves), 7))
 	if opts.Real || identityPlausible(tp, opts, rng) {
 		// An error here leaves the operator without identity: over the
 		// reals a witness of identityExists may have no float value
 		// (beyond the greatest float).
-		id, err := p.Identity(tp, BothSides)
-		if err == nil && id.Verdict == Proved {
+		id, err := p.Identity(tp, prove.BothSides)
+		if err == nil && id.Verdict == prove.Proved {
 			e.Identity = id.Identity
 		}
 	}
-	if opts.Real || !randomNotCommutative(tp, rng) {
+	if opts.Real || !assoc.RandomNotCommutative(tp, rng, prescreenPoints) {
 		c, err := p.Commutative(tp)
-		e.Commutative = err == nil && c.Verdict == Proved // an error (as above): not commutative
+		e.Commutative = err == nil && c.Verdict == prove.Proved // an error (as above): not commutative
 	}
-	return e, Proved, nil
+	return e, prove.Proved, nil
 }
 
 // prescreenPoints is the number of random points of the identity and
@@ -639,45 +627,41 @@ const prescreenPoints = 200
 // identityPlausible reports whether tp may have a two-sided identity that
 // Prover.Identity would find: tp reads no k (Z3 may then find an
 // identity outside the candidates), or some combination of the
-// candidates of identityCandidates (a candidate per element) passes
+// candidates of IdentityCandidates (a candidate per element) passes
 // random tests: f(e, v) = v and f(v, e) = v, both defined, at random v
 // and k. When it reports false, the generator records no identity
 // without asking Z3; Z3 would have found none either, as its candidates
 // are the same.
-func identityPlausible(tp Tuple, opts Options, rng *rand.Rand) bool {
-	syms, err := smtConsts(tp.Elems...)
-	if err != nil || len(syms) == 0 {
+func identityPlausible(tp assoc.Tuple, opts prove.Options, rng *rand.Rand) bool {
+	cands, err := prove.IdentityCandidates(tp, opts)
+	if err != nil || cands == nil {
 		return true
 	}
 	n := len(tp.Elems)
-	cands := make([][]*Expr, n)
-	for i, e := range tp.Elems {
-		cands[i] = identityCandidates(e.Type, opts, syms)
-	}
-	kTypes := constTypes(tp)
-	k := make([]Value, len(kTypes))
-	v, id, out := make([]Value, n), make([]Value, n), make([]Value, n)
+	kTypes := tp.ConstTypes()
+	k := make([]assoc.Value, len(kTypes))
+	v, id, out := make([]assoc.Value, n), make([]assoc.Value, n), make([]assoc.Value, n)
 	pick := make([]int, n)
 	holds := func() bool {
 		for range prescreenPoints {
 			for i, t := range kTypes {
-				k[i] = sample(t, rng)
+				k[i] = assoc.Sample(t, rng)
 			}
 			for i, e := range tp.Elems {
-				v[i] = sample(e.Type, rng)
-				c, err := Eval(cands[i][pick[i]], Env{K: k, Wrap: opts.Wrap})
+				v[i] = assoc.Sample(e.Type, rng)
+				c, err := assoc.Eval(cands[i][pick[i]], assoc.Env{K: k, Wrap: opts.Wrap})
 				if err != nil {
 					return false
 				}
 				id[i] = c
 			}
-			for _, side := range [][2][]Value{{id, v}, {v, id}} {
-				env := Env{X: side[0], Y: side[1], K: k, Wrap: opts.Wrap}
-				if env.evalTuple(tp, out) != nil {
+			for _, side := range [][2][]assoc.Value{{id, v}, {v, id}} {
+				env := assoc.Env{X: side[0], Y: side[1], K: k, Wrap: opts.Wrap}
+				if env.EvalTupleInto(tp, out) != nil {
 					return false
 				}
 				for i, e := range tp.Elems {
-					if !SameValue(out[i], v[i], e.Type) {
+					if !assoc.SameValue(out[i], v[i], e.Type) {
 						return false
 					}
 				}
@@ -704,449 +688,20 @@ func identityPlausible(tp Tuple, opts Options, rng *rand.Rand) bool {
 	}
 }
 
-// randomNotCommutative reports whether random points show f(a, b) ≠
-// f(b, a), both defined: then tp is not commutative, without Z3.
-func randomNotCommutative(tp Tuple, rng *rand.Rand) bool {
-	n := len(tp.Elems)
-	kTypes := constTypes(tp)
-	k := make([]Value, len(kTypes))
-	a, b, ab, ba := make([]Value, n), make([]Value, n), make([]Value, n), make([]Value, n)
-	for range prescreenPoints {
-		for i, t := range kTypes {
-			k[i] = sample(t, rng)
-		}
-		for i, e := range tp.Elems {
-			a[i], b[i] = sample(e.Type, rng), sample(e.Type, rng)
-		}
-		e1, e2 := Env{X: a, Y: b, K: k}, Env{X: b, Y: a, K: k}
-		if e1.evalTuple(tp, ab) != nil || e2.evalTuple(tp, ba) != nil {
-			continue
-		}
-		if !sameValues(tp, ab, ba) {
-			return true
-		}
-	}
-	return false
-}
-
 // proveAssoc proves tp associative. A query that fails once the prover
 // runs (over the reals Z3 may answer with an irrational counterexample,
 // which has no float value) counts as Unknown: the operator is left out,
 // and the run goes on.
-func proveAssoc(provers ProverFunc, opts Options, tp Tuple) (Verdict, error) {
+func proveAssoc(provers ProverFunc, opts prove.Options, tp assoc.Tuple) (prove.Verdict, error) {
 	p, err := provers(opts)
 	if err != nil {
-		return Unknown, err
+		return prove.Unknown, err
 	}
 	r, err := p.Associative(tp)
 	if err != nil {
-		return Unknown, nil
+		return prove.Unknown, nil
 	}
 	return r.Verdict, nil
-}
-
-var z3Version struct {
-	once sync.Once
-	v    string
-	err  error
-}
-
-// Z3Version returns the version of the installed z3 ("4.8.12").
-func Z3Version() (string, error) {
-	z3Version.once.Do(func() {
-		path, err := Z3Path()
-		if err != nil {
-			z3Version.err = err
-			return
-		}
-		b, err := exec.Command(path, "--version").Output()
-		out := string(b)
-		if err != nil {
-			z3Version.err = fmt.Errorf("assoc: z3 --version: %v", err)
-			return
-		}
-		// "Z3 version 4.8.12 - 64 bit"
-		f := strings.Fields(out)
-		if len(f) < 3 {
-			z3Version.err = fmt.Errorf("assoc: z3 --version said %q", out)
-			return
-		}
-		z3Version.v = f[2]
-	})
-	return z3Version.v, z3Version.err
-}
-
-// The journal.
-//
-// A journal is a text file: a header line naming the run's settings, then
-// one line per candidate that reached Z3, "proved <entry line>" (the
-// table's entry format) or "refuted <tuple>" or "unknown <tuple>". A
-// line cut short by an interruption is ignored (and rewritten).
-
-const journalMagic = "nestor-assoc-journal v1"
-
-type journal struct {
-	mu   sync.Mutex
-	f    *os.File
-	w    *bufio.Writer
-	t    Type
-	done map[string]journalRecord
-}
-
-type journalRecord struct {
-	verdict Verdict
-	entry   *Entry
-}
-
-// journalHeader names the settings a journal's outcomes depend on: the
-// type, the tuple size, the samples and seed (which decide what reaches
-// Z3) and the Z3 timeout or resource limit. The leaf bound and the operation set may change
-// between runs: an outcome is keyed by the candidate itself.
-func journalHeader(cfg GenConfig) string {
-	h := fmt.Sprintf("%s type=%v tuple=%d samples=%d seed=%d timeout=%v", journalMagic, cfg.Type, cfg.TupleSize, cfg.Samples, cfg.Seed, cfg.Timeout)
-	if cfg.ResourceLimit > 0 {
-		h += fmt.Sprintf(" rlimit=%d", cfg.ResourceLimit)
-	}
-	return h
-}
-
-func openJournal(cfg GenConfig) (*journal, error) {
-	jr := &journal{t: cfg.Type, done: map[string]journalRecord{}}
-	if cfg.Journal == "" {
-		return jr, nil
-	}
-	head := journalHeader(cfg)
-	data, err := os.ReadFile(cfg.Journal)
-	switch {
-	case err == nil && !cfg.Resume:
-		return nil, fmt.Errorf("assoc: journal %s exists: resume from it (--resume) or remove it", cfg.Journal)
-	case err == nil:
-		if err := jr.load(cfg.Journal, string(data), head); err != nil {
-			return nil, err
-		}
-	case !errors.Is(err, os.ErrNotExist):
-		return nil, fmt.Errorf("assoc: journal: %v", err)
-	}
-	f, err := os.OpenFile(cfg.Journal, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
-	if err != nil {
-		return nil, fmt.Errorf("assoc: journal: %v", err)
-	}
-	jr.f, jr.w = f, bufio.NewWriter(f)
-	// Rewrite what was read (dropping a torn last line), then append.
-	fmt.Fprintln(jr.w, head)
-	for _, line := range jr.lines(data) {
-		fmt.Fprintln(jr.w, line)
-	}
-	return jr, jr.flush()
-}
-
-// lines returns the complete record lines of data.
-func (jr *journal) lines(data []byte) []string {
-	if len(data) == 0 {
-		return nil
-	}
-	s := string(data)
-	if !strings.HasSuffix(s, "\n") {
-		s = s[:strings.LastIndexByte(s, '\n')+1]
-	}
-	ls := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
-	if len(ls) > 0 {
-		ls = ls[1:] // the header
-	}
-	return ls
-}
-
-// load reads a journal's records.
-func (jr *journal) load(name, data, head string) error {
-	first, _, _ := strings.Cut(data, "\n")
-	if first != head {
-		return fmt.Errorf("%s:1:1: journal of another run: %q, want %q", name, first, head)
-	}
-	for i, line := range jr.lines([]byte(data)) {
-		kind, rest, _ := strings.Cut(line, " ")
-		lineNo := i + 2
-		switch kind {
-		case "proved":
-			e, err := parseEntryLine(rest, jr.t)
-			if err != nil {
-				return positioned(name, lineNo, len(kind)+1, err)
-			}
-			jr.done[e.Tuple.String()] = journalRecord{Proved, e}
-		case "refuted", "unknown":
-			tp, err := ParseTuple(rest, jr.t)
-			if err != nil {
-				return positioned(name, lineNo, len(kind)+1, err)
-			}
-			v := Refuted
-			if kind == "unknown" {
-				v = Unknown
-			}
-			jr.done[tp.String()] = journalRecord{verdict: v}
-		default:
-			return &TableError{File: name, Line: lineNo, Col: 1, Msg: fmt.Sprintf("journal record %q", kind)}
-		}
-	}
-	return nil
-}
-
-// ReadJournal returns the operators a generation journal of a table of
-// type t records as proved, in table order: the table of an interrupted
-// run so far (each entry is proved; what is missing is the candidates
-// not reached).
-func ReadJournal(name string, t Type) ([]Entry, error) {
-	data, err := os.ReadFile(name)
-	if err != nil {
-		return nil, err
-	}
-	jr := &journal{t: t, done: map[string]journalRecord{}}
-	head, _, _ := strings.Cut(string(data), "\n")
-	if !strings.HasPrefix(head, journalMagic+" type="+t.String()+" ") {
-		return nil, fmt.Errorf("%s:1:1: not a journal of a %v table: %q", name, t, head)
-	}
-	if err := jr.load(name, string(data), head); err != nil {
-		return nil, err
-	}
-	var out []Entry
-	for _, r := range jr.done {
-		if r.entry != nil {
-			out = append(out, *r.entry)
-		}
-	}
-	slices.SortFunc(out, func(a, b Entry) int {
-		return cmp.Or(cmp.Compare(a.Elems[0].Op, b.Elems[0].Op), cmp.Compare(a.Leaves, b.Leaves), strings.Compare(a.Tuple.String(), b.Tuple.String()))
-	})
-	return out, nil
-}
-
-func (jr *journal) lookup(tp Tuple) (journalRecord, bool) {
-	if len(jr.done) == 0 {
-		return journalRecord{}, false
-	}
-	r, ok := jr.done[tp.String()]
-	return r, ok
-}
-
-// record appends o's outcome.
-func (jr *journal) record(o genOutcome) error {
-	if jr.w == nil {
-		return nil
-	}
-	jr.mu.Lock()
-	defer jr.mu.Unlock()
-	switch {
-	case o.entry != nil:
-		fmt.Fprintf(jr.w, "proved %s\n", formatEntryLine(o.entry))
-	case o.verdict == Refuted:
-		fmt.Fprintf(jr.w, "refuted %s\n", o.tp)
-	default:
-		fmt.Fprintf(jr.w, "unknown %s\n", o.tp)
-	}
-	return jr.flush()
-}
-
-func (jr *journal) flush() error {
-	if err := jr.w.Flush(); err != nil {
-		return fmt.Errorf("assoc: journal: %v", err)
-	}
-	return nil
-}
-
-func (jr *journal) close() {
-	if jr.f != nil {
-		jr.w.Flush()
-		jr.f.Close()
-	}
-}
-
-// Random tests over the reals.
-//
-// A float operator that is associative only over the reals (x + y, with
-// rounding) fails the IEEE tests. realRandomAssociative evaluates it in
-// float64 as an approximation of the reals on points where that is
-// nearly exact: small integers and quarters, and moderate values, with no
-// NaN, infinity or signed zero (the Real mode has none). Results compare
-// with a relative tolerance (realTolerance); a draw where a division by
-// zero or a non-finite value occurs is skipped. Like the other random
-// tests it is only a filter: Z3 proves what passes.
-
-// realTolerance is the relative difference below which two float64
-// results count as the same real number.
-const realTolerance = 1e-9
-
-func realRandomAssociative(tp Tuple, rng *rand.Rand, samples int) bool {
-	n := len(tp.Elems)
-	buf := make([]float64, 7*n)
-	a, b, c := buf[:n], buf[n:2*n], buf[2*n:3*n]
-	ab, bc, left, right := buf[3*n:4*n], buf[4*n:5*n], buf[5*n:6*n], buf[6*n:]
-	var k float64
-	f := func(x, y, out []float64) bool {
-		for i, e := range tp.Elems {
-			v, ok := realEval(e, x, y, k)
-			if !ok {
-				return false
-			}
-			out[i] = v
-		}
-		return true
-	}
-	valid := 0
-	for range maxDraws * samples {
-		if valid >= samples {
-			break
-		}
-		for i := range n {
-			a[i], b[i], c[i] = realSample(rng), realSample(rng), realSample(rng)
-		}
-		k = realSample(rng)
-		if !f(a, b, ab) || !f(b, c, bc) || !f(ab, c, left) || !f(a, bc, right) {
-			continue
-		}
-		valid++
-		for i := range n {
-			if d := math.Abs(left[i] - right[i]); d > realTolerance*max(1, math.Abs(left[i]), math.Abs(right[i])) {
-				return false
-			}
-		}
-	}
-	return valid*minValidShare >= samples
-}
-
-// realReadsBoth is RandomReadsBoth over the reals: x + y - y reads y in
-// IEEE arithmetic (it rounds, and y may be infinite) but is x over the
-// reals, where a RealOnly operator is used.
-func realReadsBoth(tp Tuple, rng *rand.Rand, samples int) bool {
-	n := len(tp.Elems)
-	buf := make([]float64, 6*n)
-	a, b, c := buf[:n], buf[n:2*n], buf[2*n:3*n]
-	ab, cb, ac := buf[3*n:4*n], buf[4*n:5*n], buf[5*n:]
-	var k float64
-	f := func(x, y, out []float64) bool {
-		for i, e := range tp.Elems {
-			v, ok := realEval(e, x, y, k)
-			if !ok {
-				return false
-			}
-			out[i] = v
-		}
-		return true
-	}
-	differ := func(u, v []float64) bool {
-		for i := range u {
-			if math.Abs(u[i]-v[i]) > realTolerance*max(1, math.Abs(u[i]), math.Abs(v[i])) {
-				return true
-			}
-		}
-		return false
-	}
-	readsX, readsY := false, false
-	for range maxDraws * samples {
-		for i := range n {
-			a[i], b[i], c[i] = realSample(rng), realSample(rng), realSample(rng)
-		}
-		k = realSample(rng)
-		if !f(a, b, ab) {
-			continue
-		}
-		readsX = readsX || f(c, b, cb) && differ(ab, cb)
-		readsY = readsY || f(a, c, ac) && differ(ab, ac)
-		if readsX && readsY {
-			return true
-		}
-	}
-	return false
-}
-
-// realSample draws a small integer or quarter half of the time, else a
-// value in ±1000.
-func realSample(rng *rand.Rand) float64 {
-	if rng.IntN(2) == 0 {
-		return float64(rng.Int64N(65)-32) / 4
-	}
-	return math.Round((rng.Float64()*2000-1000)*64) / 64
-}
-
-// realEval evaluates e with float types read as reals (approximated in
-// float64); ok is false where the value is undefined or not finite.
-func realEval(e *Expr, x, y []float64, k float64) (float64, bool) {
-	switch e.Op {
-	case OpX:
-		return x[e.Index], true
-	case OpY:
-		return y[e.Index], true
-	case OpK:
-		return k, true
-	case OpConst:
-		v := e.Value.Float(e.Type)
-		if e.Type == Bool {
-			v = float64(e.Value & 1)
-		}
-		return v, !math.IsNaN(v) && !math.IsInf(v, 0)
-	case OpSelect:
-		c, ok := realEval(e.Args[0], x, y, k)
-		if !ok {
-			return 0, false
-		}
-		if c != 0 {
-			return realEval(e.Args[1], x, y, k)
-		}
-		return realEval(e.Args[2], x, y, k)
-	case OpAnd, OpOr:
-		a, ok := realEval(e.Args[0], x, y, k)
-		if !ok {
-			return 0, false
-		}
-		if (a != 0) == (e.Op == OpOr) {
-			return float64(boolValue(e.Op == OpOr)), true
-		}
-		b, ok := realEval(e.Args[1], x, y, k)
-		return float64(boolValue(b != 0)), ok
-	case OpNot:
-		a, ok := realEval(e.Args[0], x, y, k)
-		return float64(boolValue(a == 0)), ok
-	case OpNeg:
-		a, ok := realEval(e.Args[0], x, y, k)
-		return -a, ok
-	}
-	if len(e.Args) != 2 {
-		return 0, false
-	}
-	a, ok := realEval(e.Args[0], x, y, k)
-	if !ok {
-		return 0, false
-	}
-	b, ok := realEval(e.Args[1], x, y, k)
-	if !ok {
-		return 0, false
-	}
-	var r float64
-	switch e.Op {
-	case OpAdd:
-		r = a + b
-	case OpSub:
-		r = a - b
-	case OpMul:
-		r = a * b
-	case OpDiv:
-		if b == 0 {
-			return 0, false
-		}
-		r = a / b
-	case OpMin:
-		r = min(a, b)
-	case OpMax:
-		r = max(a, b)
-	case OpLT:
-		r = float64(boolValue(a < b))
-	case OpLE:
-		r = float64(boolValue(a <= b))
-	case OpEQ:
-		r = float64(boolValue(a == b))
-	case OpNE:
-		r = float64(boolValue(a != b))
-	default:
-		return 0, false
-	}
-	return r, !math.IsInf(r, 0) && !math.IsNaN(r)
 }
 
 // GenerateHand proves the primitives ops for type t (those for t: Bool has
@@ -1157,8 +712,8 @@ func realEval(e *Expr, x, y []float64, k float64) (float64, bool) {
 //
 // rlimit, when nonzero, bounds each query by Z3's resource count instead
 // of the timeout (see GenConfig.ResourceLimit).
-func GenerateHand(t Type, ops []HandOp, timeout time.Duration, rlimit uint64) ([]Entry, error) {
-	if t == Bool {
+func GenerateHand(t assoc.Type, ops []assoc.HandOp, timeout time.Duration, rlimit uint64) ([]assoc.Entry, error) {
+	if t == assoc.Bool {
 		return nil, nil
 	}
 	// The primitives are few and their identities matter (a 2×2 int64
@@ -1167,26 +722,26 @@ func GenerateHand(t Type, ops []HandOp, timeout time.Duration, rlimit uint64) ([
 	w := newGenWorker(GenConfig{Type: t, Timeout: max(timeout, handTimeout), ResourceLimit: rlimit}, nil)
 	w.noBudget = true
 	defer w.close()
-	var out []Entry
+	var out []assoc.Entry
 	for _, h := range ops {
 		if !h.For(t) {
 			continue
 		}
-		tp, err := ParseTuple(h.Src, t)
+		tp, err := assoc.ParseTuple(h.Src, t)
 		if err != nil {
 			return nil, fmt.Errorf("assoc: hand primitive %s (line %d): %v", h.Name, h.Line, err)
 		}
-		tp = CanonTuple(tp)
+		tp = assoc.CanonTuple(tp)
 		// No random filter: products of int32 matrices overflow on most
 		// draws. The IEEE tests only decide whether an IEEE proof is
 		// worth trying.
 		rng := rand.New(rand.NewPCG(1, uint64(h.Line)))
-		ieee := t.Float() && RandomAssociative(tp, rng, DefaultSamples)
+		ieee := t.Float() && assoc.RandomAssociative(tp, rng, DefaultSamples)
 		e, v, err := ProveEntry(tp, w.prover, ieee)
 		if err != nil {
 			return nil, err
 		}
-		if v != Proved {
+		if v != prove.Proved {
 			return nil, fmt.Errorf("assoc: hand primitive %s in %v: associativity %v by z3", h.Name, t, v)
 		}
 		e.Name = h.Name

@@ -1,8 +1,10 @@
 //go:build !linux
 
-package assoc
+package prove
 
-import "os/exec"
+import (
+	"os/exec"
+)
 
 // dieWithParent does nothing where the system offers no parent-death
 // signal.

@@ -1,4 +1,4 @@
-package assoc
+package prove
 
 import (
 	"fmt"
@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"nestor/assoc"
 )
 
 // This file translates expressions to SMT-LIB2 terms with C's semantics,
@@ -106,20 +108,20 @@ type Options struct {
 
 // intsFor returns o with ints set when every int32 or int64 operation in
 // es is one the Int encoding handles.
-func (o Options) intsFor(es ...*Expr) Options {
+func (o Options) intsFor(es ...*assoc.Expr) Options {
 	o.ints = false
 	if o.Wrap {
 		return o
 	}
 	ok, any := true, false
 	for _, e := range es {
-		e.Walk(func(x *Expr) bool {
-			if x.Op == OpCast {
+		e.Walk(func(x *assoc.Expr) bool {
+			if x.Op == assoc.OpCast {
 				ok = false // conversions are bit-vector operations
 				return ok
 			}
 			t := x.Type
-			if len(x.Args) > 0 && x.Op >= OpLT && x.Op <= OpNE {
+			if len(x.Args) > 0 && x.Op >= assoc.OpLT && x.Op <= assoc.OpNE {
 				t = x.Args[0].Type
 			}
 			if !o.assumesNoOverflow(t) {
@@ -127,10 +129,10 @@ func (o Options) intsFor(es ...*Expr) Options {
 			}
 			any = true
 			switch x.Op {
-			case OpDiv, OpMod, OpBitAnd, OpBitOr, OpBitXor:
+			case assoc.OpDiv, assoc.OpMod, assoc.OpBitAnd, assoc.OpBitOr, assoc.OpBitXor:
 				ok = false
-			case OpMul:
-				ok = x.Args[0].Op == OpConst || x.Args[1].Op == OpConst
+			case assoc.OpMul:
+				ok = x.Args[0].Op == assoc.OpConst || x.Args[1].Op == assoc.OpConst
 			}
 			return ok
 		})
@@ -139,11 +141,15 @@ func (o Options) intsFor(es ...*Expr) Options {
 	return o
 }
 
+// IntEncoding reports whether the queries about es in the semantics o
+// encode int32 and int64 as SMT integers (above) rather than bit-vectors.
+func (o Options) IntEncoding(es ...*assoc.Expr) bool { return o.intsFor(es...).ints }
+
 // intMode reports whether t is encoded as Int.
-func (o Options) intMode(t Type) bool { return o.ints && o.assumesNoOverflow(t) }
+func (o Options) intMode(t assoc.Type) bool { return o.ints && o.assumesNoOverflow(t) }
 
 // intRange returns the bounds of t as SMT Int literals.
-func smtIntRange(t Type) (lo, hi string) {
+func smtIntRange(t assoc.Type) (lo, hi string) {
 	w := t.Bits()
 	return smtIntLit(-1 << (w - 1)), smtIntLit(1<<(w-1) - 1)
 }
@@ -159,14 +165,14 @@ func smtIntLit(v int64) string {
 }
 
 // inRange returns the condition that the Int term a lies in t's range.
-func smtInRange(t Type, a string) string {
+func smtInRange(t assoc.Type, a string) string {
 	lo, hi := smtIntRange(t)
 	return "(let (($r " + a + ")) (and (<= " + lo + " $r) (<= $r " + hi + ")))"
 }
 
 // guard returns the condition that the symbol name of type t holds a
 // value of t: its range in the Int encoding, "true" otherwise.
-func (o Options) guard(name string, t Type) string {
+func (o Options) guard(name string, t assoc.Type) string {
 	if !o.intMode(t) {
 		return "true"
 	}
@@ -175,14 +181,14 @@ func (o Options) guard(name string, t Type) string {
 
 // assumesNoOverflow reports whether signed arithmetic in t is assumed not
 // to overflow.
-func (o Options) assumesNoOverflow(t Type) bool {
-	return !o.Wrap && (t == Int32 || t == Int64)
+func (o Options) assumesNoOverflow(t assoc.Type) bool {
+	return !o.Wrap && (t == assoc.Int32 || t == assoc.Int64)
 }
 
 // sort returns the SMT-LIB sort of t.
-func (o Options) sort(t Type) string {
+func (o Options) sort(t assoc.Type) string {
 	switch {
-	case t == Bool:
+	case t == assoc.Bool:
 		return "Bool"
 	case o.intMode(t):
 		return "Int"
@@ -190,9 +196,9 @@ func (o Options) sort(t Type) string {
 		return fmt.Sprintf("(_ BitVec %d)", t.Bits())
 	case t.Float() && o.Real:
 		return "Real"
-	case t == Float32:
+	case t == assoc.Float32:
 		return "(_ FloatingPoint 8 24)"
-	case t == Float64:
+	case t == assoc.Float64:
 		return "(_ FloatingPoint 11 53)"
 	}
 	panic(fmt.Sprintf("assoc: sort of %v", t))
@@ -200,17 +206,17 @@ func (o Options) sort(t Type) string {
 
 // fpFormat returns the exponent and significand widths of a float type
 // (the significand counting its hidden bit, as SMT-LIB does).
-func smtFPFormat(t Type) (eb, sb int) {
-	if t == Float32 {
+func smtFPFormat(t assoc.Type) (eb, sb int) {
+	if t == assoc.Float32 {
 		return 8, 24
 	}
 	return 11, 53
 }
 
 // literal returns the SMT-LIB term of the constant v of type t.
-func (o Options) literal(v Value, t Type) (string, error) {
+func (o Options) literal(v assoc.Value, t assoc.Type) (string, error) {
 	switch {
-	case t == Bool:
+	case t == assoc.Bool:
 		if v&1 != 0 {
 			return "true", nil
 		}
@@ -259,8 +265,8 @@ func smtMask(w int) uint64 {
 }
 
 // floatOf returns the float value of the bit pattern v of a float type.
-func smtFloat(v Value, t Type) float64 {
-	if t == Float32 {
+func smtFloat(v assoc.Value, t assoc.Type) float64 {
+	if t == assoc.Float32 {
 		return float64(math.Float32frombits(uint32(v)))
 	}
 	return math.Float64frombits(uint64(v))
@@ -273,7 +279,7 @@ type smtTerm struct {
 }
 
 // leafFunc gives the term of a leaf (x, y, k or a named value).
-type smtLeaf func(e *Expr) (string, error)
+type smtLeaf func(e *assoc.Expr) (string, error)
 
 // translator turns expressions into SMT-LIB terms. The terms are closed
 // strings, with let-bound operands where an operand is used twice, so they
@@ -351,9 +357,9 @@ func smtOrdered(a, b string) (string, string) {
 }
 
 // expr translates e.
-func (tr *smtTranslator) expr(e *Expr) (smtTerm, error) {
+func (tr *smtTranslator) expr(e *assoc.Expr) (smtTerm, error) {
 	if e.Op.Leaf() {
-		if e.Op == OpConst {
+		if e.Op == assoc.OpConst {
 			s, err := tr.opts.literal(e.Value, e.Type)
 			return smtTerm{s, "true"}, err
 		}
@@ -372,10 +378,10 @@ func (tr *smtTranslator) expr(e *Expr) (smtTerm, error) {
 		args[i] = t
 	}
 	switch e.Op {
-	case OpCast:
+	case assoc.OpCast:
 		val, err := tr.cast(args[0].val, e.Args[0].Type, e.Type)
 		return smtTerm{val, args[0].def}, err
-	case OpExp:
+	case assoc.OpExp:
 		if !e.Type.Float() || !tr.opts.Real || tr.exps == nil {
 			return smtTerm{}, fmt.Errorf("assoc: exp on %v is translated over the reals only (Options.Real), in associativity, commutativity and equality queries", e.Type)
 		}
@@ -384,23 +390,23 @@ func (tr *smtTranslator) expr(e *Expr) (smtTerm, error) {
 			*tr.exps = append(*tr.exps, a)
 		}
 		return smtTerm{"(" + smtExp + " " + a + ")", args[0].def}, nil
-	case OpSelect:
-		if e.Args[0].Type != Bool {
+	case assoc.OpSelect:
+		if e.Args[0].Type != assoc.Bool {
 			return smtTerm{}, fmt.Errorf("assoc: select condition of type %v", e.Args[0].Type)
 		}
 		c, a, b := args[0], args[1], args[2]
 		return smtTerm{smtIte(c.val, a.val, b.val), smtAnd(c.def, smtIte(c.val, a.def, b.def))}, nil
-	case OpAnd, OpOr, OpNot:
+	case assoc.OpAnd, assoc.OpOr, assoc.OpNot:
 		for _, a := range e.Args {
-			if a.Type != Bool {
+			if a.Type != assoc.Bool {
 				return smtTerm{}, fmt.Errorf("assoc: %v on %v", e.Op, a.Type)
 			}
 		}
-		if e.Op == OpNot {
+		if e.Op == assoc.OpNot {
 			return smtTerm{"(not " + args[0].val + ")", args[0].def}, nil
 		}
 		a, b := args[0], args[1]
-		if e.Op == OpAnd {
+		if e.Op == assoc.OpAnd {
 			return smtTerm{"(and " + a.val + " " + b.val + ")", smtAnd(a.def, smtIte(a.val, b.def, "true"))}, nil
 		}
 		return smtTerm{"(or " + a.val + " " + b.val + ")", smtAnd(a.def, smtIte(a.val, "true", b.def))}, nil
@@ -416,7 +422,7 @@ func (tr *smtTranslator) expr(e *Expr) (smtTerm, error) {
 		err        error
 	)
 	switch {
-	case t == Bool:
+	case t == assoc.Bool:
 		val, local, err = smtBoolOp(e.Op, args)
 	case t.Integer():
 		val, local, err = tr.intOp(e.Op, t, args)
@@ -442,16 +448,16 @@ func (tr *smtTranslator) expr(e *Expr) (smtTerm, error) {
 // source's signedness, truncation, or the test against zero. Queries
 // with conversions never use the Int encoding (intsFor); conversions of
 // floats are not translated.
-func (tr *smtTranslator) cast(a string, from, to Type) (string, error) {
+func (tr *smtTranslator) cast(a string, from, to assoc.Type) (string, error) {
 	if from.Float() || to.Float() || tr.opts.intMode(from) || tr.opts.intMode(to) {
 		return "", fmt.Errorf("assoc: conversion from %v to %v not translated", from, to)
 	}
 	switch {
 	case from == to:
 		return a, nil
-	case to == Bool:
+	case to == assoc.Bool:
 		return "(not (= " + a + " " + smtZero(from.Bits()) + "))", nil
-	case from == Bool:
+	case from == assoc.Bool:
 		w := to.Bits()
 		return smtIte(a, fmt.Sprintf("#x%0*x", w/4, 1), smtZero(w)), nil
 	}
@@ -468,28 +474,28 @@ func (tr *smtTranslator) cast(a string, from, to Type) (string, error) {
 }
 
 // boolOp translates an operation on _Bool operands (see the file comment).
-func smtBoolOp(op Op, args []smtTerm) (val, def string, err error) {
+func smtBoolOp(op assoc.Op, args []smtTerm) (val, def string, err error) {
 	a := args[0].val
-	if op == OpNeg {
+	if op == assoc.OpNeg {
 		return a, "true", nil
 	}
 	b := args[1].val
 	switch op {
-	case OpAdd, OpMax, OpBitOr:
+	case assoc.OpAdd, assoc.OpMax, assoc.OpBitOr:
 		return "(or " + a + " " + b + ")", "true", nil
-	case OpMul, OpMin, OpBitAnd:
+	case assoc.OpMul, assoc.OpMin, assoc.OpBitAnd:
 		return "(and " + a + " " + b + ")", "true", nil
-	case OpSub, OpBitXor, OpNE:
+	case assoc.OpSub, assoc.OpBitXor, assoc.OpNE:
 		return "(xor " + a + " " + b + ")", "true", nil
-	case OpDiv:
+	case assoc.OpDiv:
 		return a, b, nil
-	case OpMod:
+	case assoc.OpMod:
 		return "false", b, nil
-	case OpLT:
+	case assoc.OpLT:
 		return "(and (not " + a + ") " + b + ")", "true", nil
-	case OpLE:
+	case assoc.OpLE:
 		return "(=> " + a + " " + b + ")", "true", nil
-	case OpEQ:
+	case assoc.OpEQ:
 		return "(= " + a + " " + b + ")", "true", nil
 	}
 	return "", "", fmt.Errorf("assoc: %v on bool", op)
@@ -497,7 +503,7 @@ func smtBoolOp(op Op, args []smtTerm) (val, def string, err error) {
 
 // intOp translates an operation on integer operands of type t: its value
 // and the local condition of definedness.
-func (tr *smtTranslator) intOp(op Op, t Type, args []smtTerm) (val, def string, err error) {
+func (tr *smtTranslator) intOp(op assoc.Op, t assoc.Type, args []smtTerm) (val, def string, err error) {
 	if tr.opts.intMode(t) {
 		return smtIntOp(op, t, args)
 	}
@@ -505,7 +511,7 @@ func (tr *smtTranslator) intOp(op Op, t Type, args []smtTerm) (val, def string, 
 	signed := t.Signed()
 	strict := tr.opts.assumesNoOverflow(t)
 	a := args[0].val
-	if op == OpNeg {
+	if op == assoc.OpNeg {
 		val = "(bvneg " + a + ")"
 		if strict {
 			def = "(not (= " + a + " " + smtIntMin(w) + "))"
@@ -521,47 +527,47 @@ func (tr *smtTranslator) intOp(op Op, t Type, args []smtTerm) (val, def string, 
 	}
 	def = "true"
 	switch op {
-	case OpAdd:
+	case assoc.OpAdd:
 		val = "(bvadd " + a + " " + b + ")"
 		if strict {
 			def = smtLet(a, b, noOverflowAdd(w, "$a", "$b", "(bvadd $a $b)"))
 		}
-	case OpSub:
+	case assoc.OpSub:
 		val = "(bvsub " + a + " " + b + ")"
 		if strict {
 			def = smtLet(a, b, noOverflowSub(w, "$a", "$b", "(bvsub $a $b)"))
 		}
-	case OpMul:
+	case assoc.OpMul:
 		val = "(bvmul " + a + " " + b + ")"
 		if strict {
 			def = smtLet(a, b, noOverflowMul(w, "$a", "$b"))
 		}
-	case OpDiv, OpMod:
+	case assoc.OpDiv, assoc.OpMod:
 		val = "(" + pick("bvsdiv", "bvudiv") + " " + a + " " + b + ")"
-		if op == OpMod {
+		if op == assoc.OpMod {
 			val = "(" + pick("bvsrem", "bvurem") + " " + a + " " + b + ")"
 		}
 		def = "(not (= " + b + " " + smtZero(w) + "))"
 		if strict {
 			def = smtLet(a, b, "(and (not (= $b "+smtZero(w)+")) (not (and (= $a "+smtIntMin(w)+") (= $b "+smtOnes(w)+"))))")
 		}
-	case OpMin:
+	case assoc.OpMin:
 		val = smtLet(a, b, "(ite ("+pick("bvsle", "bvule")+" $a $b) $a $b)")
-	case OpMax:
+	case assoc.OpMax:
 		val = smtLet(a, b, "(ite ("+pick("bvsle", "bvule")+" $a $b) $b $a)")
-	case OpLT:
+	case assoc.OpLT:
 		val = "(" + pick("bvslt", "bvult") + " " + a + " " + b + ")"
-	case OpLE:
+	case assoc.OpLE:
 		val = "(" + pick("bvsle", "bvule") + " " + a + " " + b + ")"
-	case OpEQ:
+	case assoc.OpEQ:
 		val = "(= " + a + " " + b + ")"
-	case OpNE:
+	case assoc.OpNE:
 		val = "(not (= " + a + " " + b + "))"
-	case OpBitAnd:
+	case assoc.OpBitAnd:
 		val = "(bvand " + a + " " + b + ")"
-	case OpBitOr:
+	case assoc.OpBitOr:
 		val = "(bvor " + a + " " + b + ")"
-	case OpBitXor:
+	case assoc.OpBitXor:
 		val = "(bvxor " + a + " " + b + ")"
 	default:
 		return "", "", fmt.Errorf("assoc: %v on %v", op, t)
@@ -571,16 +577,16 @@ func (tr *smtTranslator) intOp(op Op, t Type, args []smtTerm) (val, def string, 
 
 // intOp translates an operation on int32 or int64 operands in the Int
 // encoding: exact, defined when the result is in t's range.
-func smtIntOp(op Op, t Type, args []smtTerm) (val, def string, err error) {
+func smtIntOp(op assoc.Op, t assoc.Type, args []smtTerm) (val, def string, err error) {
 	a := args[0].val
-	if op == OpNeg {
+	if op == assoc.OpNeg {
 		val = "(- " + a + ")"
 		return val, smtInRange(t, val), nil
 	}
 	b := args[1].val
 	switch op {
-	case OpAdd, OpSub, OpMul:
-		val = "(" + map[Op]string{OpAdd: "+", OpSub: "-", OpMul: "*"}[op] + " " + a + " " + b + ")"
+	case assoc.OpAdd, assoc.OpSub, assoc.OpMul:
+		val = "(" + map[assoc.Op]string{assoc.OpAdd: "+", assoc.OpSub: "-", assoc.OpMul: "*"}[op] + " " + a + " " + b + ")"
 		return val, smtInRange(t, val), nil
 	}
 	if val, ok := smtOrderOp(op, a, b); ok {
@@ -620,35 +626,35 @@ func noOverflowMul(w int, a, b string) string {
 
 // fpOp translates an IEEE operation (RNE), with fmin/fmax as in the file
 // comment. Nothing is undefined.
-func smtFPOp(op Op, args []smtTerm) (val, def string, err error) {
+func smtFPOp(op assoc.Op, args []smtTerm) (val, def string, err error) {
 	a := args[0].val
-	if op == OpNeg {
+	if op == assoc.OpNeg {
 		return "(fp.neg " + a + ")", "true", nil
 	}
 	b := args[1].val
 	switch op {
-	case OpAdd, OpMul:
+	case assoc.OpAdd, assoc.OpMul:
 		a, b = smtOrdered(a, b)
-		name := map[Op]string{OpAdd: "fp.add", OpMul: "fp.mul"}[op]
+		name := map[assoc.Op]string{assoc.OpAdd: "fp.add", assoc.OpMul: "fp.mul"}[op]
 		return "(" + name + " RNE " + a + " " + b + ")", "true", nil
-	case OpSub:
+	case assoc.OpSub:
 		return "(fp.sub RNE " + a + " " + b + ")", "true", nil
-	case OpDiv:
+	case assoc.OpDiv:
 		return "(fp.div RNE " + a + " " + b + ")", "true", nil
-	case OpMin:
+	case assoc.OpMin:
 		a, b = smtOrdered(a, b)
 		return smtLet(a, b, "(ite (fp.isNaN $a) $b (ite (fp.isNaN $b) $a (ite (fp.lt $a $b) $a (ite (fp.lt $b $a) $b (ite (fp.isNegative $a) $a $b)))))"), "true", nil
-	case OpMax:
+	case assoc.OpMax:
 		a, b = smtOrdered(a, b)
 		return smtLet(a, b, "(ite (fp.isNaN $a) $b (ite (fp.isNaN $b) $a (ite (fp.lt $a $b) $b (ite (fp.lt $b $a) $a (ite (fp.isNegative $a) $b $a)))))"), "true", nil
-	case OpLT:
+	case assoc.OpLT:
 		return "(fp.lt " + a + " " + b + ")", "true", nil
-	case OpLE:
+	case assoc.OpLE:
 		return "(fp.leq " + a + " " + b + ")", "true", nil
-	case OpEQ:
+	case assoc.OpEQ:
 		a, b = smtOrdered(a, b)
 		return "(fp.eq " + a + " " + b + ")", "true", nil
-	case OpNE:
+	case assoc.OpNE:
 		a, b = smtOrdered(a, b)
 		return "(not (fp.eq " + a + " " + b + "))", "true", nil
 	}
@@ -656,20 +662,20 @@ func smtFPOp(op Op, args []smtTerm) (val, def string, err error) {
 }
 
 // realOp translates an operation on floats read as reals.
-func smtRealOp(op Op, args []smtTerm) (val, def string, err error) {
+func smtRealOp(op assoc.Op, args []smtTerm) (val, def string, err error) {
 	a := args[0].val
-	if op == OpNeg {
+	if op == assoc.OpNeg {
 		return "(- " + a + ")", "true", nil
 	}
 	b := args[1].val
 	switch op {
-	case OpAdd:
+	case assoc.OpAdd:
 		return "(+ " + a + " " + b + ")", "true", nil
-	case OpSub:
+	case assoc.OpSub:
 		return "(- " + a + " " + b + ")", "true", nil
-	case OpMul:
+	case assoc.OpMul:
 		return "(* " + a + " " + b + ")", "true", nil
-	case OpDiv:
+	case assoc.OpDiv:
 		return "(/ " + a + " " + b + ")", "(not (= " + b + " 0.0))", nil
 	}
 	if val, ok := smtOrderOp(op, a, b); ok {
@@ -681,19 +687,19 @@ func smtRealOp(op Op, args []smtTerm) (val, def string, err error) {
 // smtOrderOp writes min, max and the comparisons of a and b in the
 // ordered theories (Int, Real), where they read the same; false for
 // other operations. They are defined everywhere.
-func smtOrderOp(op Op, a, b string) (string, bool) {
+func smtOrderOp(op assoc.Op, a, b string) (string, bool) {
 	switch op {
-	case OpMin:
+	case assoc.OpMin:
 		return smtLet(a, b, "(ite (<= $a $b) $a $b)"), true
-	case OpMax:
+	case assoc.OpMax:
 		return smtLet(a, b, "(ite (<= $a $b) $b $a)"), true
-	case OpLT:
+	case assoc.OpLT:
 		return "(< " + a + " " + b + ")", true
-	case OpLE:
+	case assoc.OpLE:
 		return "(<= " + a + " " + b + ")", true
-	case OpEQ:
+	case assoc.OpEQ:
 		return "(= " + a + " " + b + ")", true
-	case OpNE:
+	case assoc.OpNE:
 		return "(not (= " + a + " " + b + "))", true
 	}
 	return "", false
@@ -703,18 +709,18 @@ func smtOrderOp(op Op, a, b string) (string, bool) {
 // named value, with its SMT name.
 type smtSymbol struct {
 	name string
-	typ  Type
+	typ  assoc.Type
 }
 
 // symbols collects the SMT names of the leaves of kind k and named values
 // in es, with a consistent type for each (an error otherwise), sorted by
 // name.
-func smtConsts(es ...*Expr) ([]smtSymbol, error) {
-	seen := map[string]Type{}
+func smtConsts(es ...*assoc.Expr) ([]smtSymbol, error) {
+	seen := map[string]assoc.Type{}
 	var err error
 	for _, e := range es {
-		e.Walk(func(x *Expr) bool {
-			if x.Op != OpK && x.Op != OpVar {
+		e.Walk(func(x *assoc.Expr) bool {
+			if x.Op != assoc.OpK && x.Op != assoc.OpVar {
 				return true
 			}
 			name := smtConstName(x)
@@ -735,8 +741,8 @@ func smtConsts(es ...*Expr) ([]smtSymbol, error) {
 
 // constName returns the SMT name of a leaf k (k, k1, k2...) or of a named
 // value (a quoted symbol, so any name is allowed).
-func smtConstName(e *Expr) string {
-	if e.Op == OpVar {
+func smtConstName(e *assoc.Expr) string {
+	if e.Op == assoc.OpVar {
 		return "|v:" + strings.ReplaceAll(e.Name, "|", "_") + "|"
 	}
 	if e.Index == 0 {

@@ -1,4 +1,4 @@
-package assoc
+package prove
 
 import (
 	"bufio"
@@ -10,7 +10,10 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
+
+	"nestor/assoc"
 )
 
 // This file drives Z3 (Debian's z3) as a subprocess over SMT-LIB2: one
@@ -138,8 +141,8 @@ func (v Verdict) String() string {
 // (the third operand of an associativity claim), k, or a named value.
 type Assignment struct {
 	Name  string
-	Type  Type
-	Value Value
+	Type  assoc.Type
+	Value assoc.Value
 	// Approx reports that Value rounds the solver's value: a real number
 	// of the Real mode written as the nearest float.
 	Approx bool
@@ -207,6 +210,18 @@ type Prover struct {
 // identity search's wall-clock budget is off (maxCEGISRounds still bounds
 // it). Zero goes back to the timeout.
 func (p *Prover) SetResourceLimit(n uint64) { p.rlimit = n }
+
+// SetIdentityBudget bounds the wall-clock time of Identity's candidate
+// search (none when zero, the default; off under a resource limit): each
+// round may run to the query timeout, and there may be maxCEGISRounds of
+// them. The generator sets it.
+func (p *Prover) SetIdentityBudget(d time.Duration) { p.identityBudget = d }
+
+// SetSkipMissing makes Identity leave out the query that only turns an
+// Unknown into a Refuted (identityMissing, which often runs to its
+// timeout), and give the quantified query a share of the resource limit:
+// for the generator, which records no identity either way.
+func (p *Prover) SetSkipMissing(on bool) { p.noMissing = on }
 
 // NewProver returns a prover with the given semantics. timeout bounds each
 // query (DefaultTimeout when zero). It fails with ErrNoZ3 when z3 is not
@@ -299,9 +314,9 @@ func (p *Prover) checkWithin(query string, show []string, timeout time.Duration)
 
 // cexValue writes v of type t for a counterexample: integers in decimal,
 // floats with %g (and their sign of zero), bools as true or false.
-func cexValue(v Value, t Type) string {
+func cexValue(v assoc.Value, t assoc.Type) string {
 	switch {
-	case t == Bool:
+	case t == assoc.Bool:
 		return fmt.Sprint(v&1 != 0)
 	case t.Signed():
 		w := uint(t.Bits())
@@ -369,7 +384,7 @@ func z3ParseSexps(s string) ([]sexp, error) {
 
 // parseModel reads the answer of (get-value (names...)) into values of
 // the given types.
-func (o Options) parseModel(lines []string, types map[string]Type) (map[string]Assignment, error) {
+func (o Options) parseModel(lines []string, types map[string]assoc.Type) (map[string]Assignment, error) {
 	xs, err := z3ParseSexps(strings.Join(lines, "\n"))
 	if err != nil {
 		return nil, err
@@ -408,10 +423,10 @@ func z3ParseBits(a string) (uint64, error) {
 }
 
 // parseValue reads one value of type t written by Z3.
-func (o Options) parseValue(x sexp, t Type) (Value, bool, error) {
+func (o Options) parseValue(x sexp, t assoc.Type) (assoc.Value, bool, error) {
 	bad := fmt.Errorf("assoc: cannot read z3 value %v as %v", x, t)
 	switch {
-	case t == Bool:
+	case t == assoc.Bool:
 		switch x.atom {
 		case "true":
 			return 1, false, nil
@@ -424,21 +439,21 @@ func (o Options) parseValue(x sexp, t Type) (Value, bool, error) {
 		if err != nil || !r.IsInt() || !r.Num().IsInt64() {
 			return 0, false, bad
 		}
-		return IntValue(r.Num().Int64(), t), false, nil
+		return assoc.IntValue(r.Num().Int64(), t), false, nil
 	case t.Integer():
 		v, err := z3ParseBits(x.atom)
-		return Value(v), false, err
+		return assoc.Value(v), false, err
 	case t.Float() && o.Real:
 		r, err := z3ParseReal(x)
 		if err != nil {
 			return 0, false, err
 		}
 		f, exact := r.Float64()
-		if t == Float32 {
+		if t == assoc.Float32 {
 			f32 := float32(f)
-			return Value(math.Float32bits(f32)), !exact || float64(f32) != f, nil
+			return assoc.Value(math.Float32bits(f32)), !exact || float64(f32) != f, nil
 		}
-		return Value(math.Float64bits(f)), !exact, nil
+		return assoc.Value(math.Float64bits(f)), !exact, nil
 	case t.Float():
 		return z3ParseFP(x, t)
 	}
@@ -447,7 +462,7 @@ func (o Options) parseValue(x sexp, t Type) (Value, bool, error) {
 
 // parseFP reads (fp s e m), (_ +zero eb sb), (_ -zero ...), (_ +oo ...),
 // (_ -oo ...) or (_ NaN ...).
-func z3ParseFP(x sexp, t Type) (Value, bool, error) {
+func z3ParseFP(x sexp, t assoc.Type) (assoc.Value, bool, error) {
 	eb, sb := smtFPFormat(t)
 	l := x.list
 	if len(l) == 4 && l[0].atom == "fp" {
@@ -459,7 +474,7 @@ func z3ParseFP(x sexp, t Type) (Value, bool, error) {
 			}
 			f[i] = v
 		}
-		return Value(f[0]<<(eb+sb-1) | f[1]<<(sb-1) | f[2]), false, nil
+		return assoc.Value(f[0]<<(eb+sb-1) | f[1]<<(sb-1) | f[2]), false, nil
 	}
 	if len(l) == 4 && l[0].atom == "_" {
 		signBit := uint64(1) << (eb + sb - 1)
@@ -468,13 +483,13 @@ func z3ParseFP(x sexp, t Type) (Value, bool, error) {
 		case "+zero":
 			return 0, false, nil
 		case "-zero":
-			return Value(signBit), false, nil
+			return assoc.Value(signBit), false, nil
 		case "+oo":
-			return Value(expAll), false, nil
+			return assoc.Value(expAll), false, nil
 		case "-oo":
-			return Value(signBit | expAll), false, nil
+			return assoc.Value(signBit | expAll), false, nil
 		case "NaN":
-			return Value(expAll | 1<<(sb-2)), false, nil
+			return assoc.Value(expAll | 1<<(sb-2)), false, nil
 		}
 	}
 	return 0, false, fmt.Errorf("assoc: cannot read z3 value %v as %v", x, t)
@@ -520,4 +535,35 @@ func (x sexp) String() string {
 		parts[i] = y.String()
 	}
 	return "(" + strings.Join(parts, " ") + ")"
+}
+
+var z3Version struct {
+	once sync.Once
+	v    string
+	err  error
+}
+
+// Z3Version returns the version of the installed z3 ("4.8.12").
+func Z3Version() (string, error) {
+	z3Version.once.Do(func() {
+		path, err := Z3Path()
+		if err != nil {
+			z3Version.err = err
+			return
+		}
+		b, err := exec.Command(path, "--version").Output()
+		out := string(b)
+		if err != nil {
+			z3Version.err = fmt.Errorf("assoc: z3 --version: %v", err)
+			return
+		}
+		// "Z3 version 4.8.12 - 64 bit"
+		f := strings.Fields(out)
+		if len(f) < 3 {
+			z3Version.err = fmt.Errorf("assoc: z3 --version said %q", out)
+			return
+		}
+		z3Version.v = f[2]
+	})
+	return z3Version.v, z3Version.err
 }

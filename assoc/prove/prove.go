@@ -1,10 +1,12 @@
-package assoc
+package prove
 
 import (
 	"fmt"
 	"math"
 	"strings"
 	"time"
+
+	"nestor/assoc"
 )
 
 // This file states the claims about an operator f (a Tuple: element i is
@@ -30,17 +32,17 @@ import (
 type smtQuery struct {
 	opts  Options
 	b     strings.Builder
-	types map[string]Type // declared symbols
-	show  []string        // symbols a counterexample reports, in order
-	exps  []string        // the arguments of exp (smtExpAxioms)
+	types map[string]assoc.Type // declared symbols
+	show  []string              // symbols a counterexample reports, in order
+	exps  []string              // the arguments of exp (smtExpAxioms)
 }
 
 func newSMTQuery(opts Options) *smtQuery {
-	return &smtQuery{opts: opts, types: map[string]Type{}}
+	return &smtQuery{opts: opts, types: map[string]assoc.Type{}}
 }
 
 // declare declares the constant name of type t, once.
-func (q *smtQuery) declare(name string, t Type, show bool) {
+func (q *smtQuery) declare(name string, t assoc.Type, show bool) {
 	if _, ok := q.types[name]; ok {
 		return
 	}
@@ -67,7 +69,7 @@ func (q *smtQuery) quantified() string {
 
 // tuple declares the symbols prefix0 … prefix{n-1} with the types of
 // f's elements and returns their names.
-func (q *smtQuery) tuple(prefix string, f Tuple) []string {
+func (q *smtQuery) tuple(prefix string, f assoc.Tuple) []string {
 	names := make([]string, len(f.Elems))
 	for i, e := range f.Elems {
 		names[i] = fmt.Sprintf("%s%d", prefix, i)
@@ -77,7 +79,7 @@ func (q *smtQuery) tuple(prefix string, f Tuple) []string {
 }
 
 // consts declares the constants (k, named values) of es.
-func (q *smtQuery) consts(es ...*Expr) error {
+func (q *smtQuery) consts(es ...*assoc.Expr) error {
 	syms, err := smtConsts(es...)
 	for _, s := range syms {
 		q.declare(s.name, s.typ, true)
@@ -87,7 +89,7 @@ func (q *smtQuery) consts(es ...*Expr) error {
 
 // define names the terms of a tuple's elements: name_i its value and
 // name_i_d its definedness.
-func (q *smtQuery) define(name string, f Tuple, ts []smtTerm) []smtTerm {
+func (q *smtQuery) define(name string, f assoc.Tuple, ts []smtTerm) []smtTerm {
 	out := make([]smtTerm, len(ts))
 	for i, t := range ts {
 		v, d := fmt.Sprintf("%s%d", name, i), fmt.Sprintf("%s%d_d", name, i)
@@ -98,12 +100,12 @@ func (q *smtQuery) define(name string, f Tuple, ts []smtTerm) []smtTerm {
 }
 
 // apply translates f(a, b): x_i reads a[i], y_i reads b[i].
-func (q *smtQuery) apply(f Tuple, a, b []string) ([]smtTerm, error) {
-	tr := &smtTranslator{opts: q.opts, exps: &q.exps, leaf: func(e *Expr) (string, error) {
+func (q *smtQuery) apply(f assoc.Tuple, a, b []string) ([]smtTerm, error) {
+	tr := &smtTranslator{opts: q.opts, exps: &q.exps, leaf: func(e *assoc.Expr) (string, error) {
 		switch e.Op {
-		case OpX:
+		case assoc.OpX:
 			return a[e.Index], nil
-		case OpY:
+		case assoc.OpY:
 			return b[e.Index], nil
 		}
 		return smtConstName(e), nil
@@ -145,35 +147,12 @@ func smtNames(ns []string) []smtTerm {
 
 // encodeFor makes the prover's options choose the Int encoding when es
 // allow it (Options.intsFor), until the returned function restores them.
-func (p *Prover) encodeFor(es ...*Expr) func() {
+func (p *Prover) encodeFor(es ...*assoc.Expr) func() {
 	old := p.opts
 	if !p.bitvectorsOnly {
 		p.opts = p.opts.intsFor(es...)
 	}
 	return func() { p.opts = old }
-}
-
-// validate checks that f's leaves x_i and y_i name elements of f with
-// their types.
-func validateTuple(f Tuple) error {
-	if len(f.Elems) == 0 {
-		return fmt.Errorf("assoc: empty tuple")
-	}
-	var err error
-	for _, e := range f.Elems {
-		e.Walk(func(x *Expr) bool {
-			if (x.Op == OpX || x.Op == OpY) && err == nil {
-				switch {
-				case x.Index < 0 || x.Index >= len(f.Elems):
-					err = fmt.Errorf("assoc: %v%d in a %d-tuple", x.Op, x.Index, len(f.Elems))
-				case x.Type != f.Elems[x.Index].Type:
-					err = fmt.Errorf("assoc: %v%d of type %v, element %d is %v", x.Op, x.Index, x.Type, x.Index, f.Elems[x.Index].Type)
-				}
-			}
-			return err == nil
-		})
-	}
-	return err
 }
 
 // valid proves the claim (a Bool term over q's declarations) valid.
@@ -212,9 +191,9 @@ func (p *Prover) valid(q *smtQuery, claim string) (Result, error) {
 // Associative proves ∀x,y,z,k f(f(x,y),z) = f(x,f(y,z)), under the
 // definedness of both sides. A counterexample names x_i, y_i, z_i and the
 // constants.
-func (p *Prover) Associative(f Tuple) (Result, error) {
+func (p *Prover) Associative(f assoc.Tuple) (Result, error) {
 	defer p.encodeFor(f.Elems...)()
-	if err := validateTuple(f); err != nil {
+	if err := f.Validate(); err != nil {
 		return Result{}, err
 	}
 	q := newSMTQuery(p.opts)
@@ -263,9 +242,9 @@ func smtVals(ts []smtTerm) []string {
 
 // Commutative proves ∀x,y,k f(x,y) = f(y,x), under the definedness of
 // both sides.
-func (p *Prover) Commutative(f Tuple) (Result, error) {
+func (p *Prover) Commutative(f assoc.Tuple) (Result, error) {
 	defer p.encodeFor(f.Elems...)()
-	if err := validateTuple(f); err != nil {
+	if err := f.Validate(); err != nil {
 		return Result{}, err
 	}
 	q := newSMTQuery(p.opts)
@@ -287,16 +266,16 @@ func (p *Prover) Commutative(f Tuple) (Result, error) {
 // Equal proves that a and b compute the same value for all values of
 // their leaves (x_i, y_i, k, named values), where both are defined. The
 // leaves must have one type per name.
-func (p *Prover) Equal(a, b *Expr) (Result, error) {
+func (p *Prover) Equal(a, b *assoc.Expr) (Result, error) {
 	defer p.encodeFor(a, b)()
 	if a.Type != b.Type {
 		return Result{Verdict: Refuted}, nil
 	}
 	q := newSMTQuery(p.opts)
 	var err error
-	for _, e := range []*Expr{a, b} {
-		e.Walk(func(x *Expr) bool {
-			if x.Op == OpX || x.Op == OpY {
+	for _, e := range []*assoc.Expr{a, b} {
+		e.Walk(func(x *assoc.Expr) bool {
+			if x.Op == assoc.OpX || x.Op == assoc.OpY {
 				n := fmt.Sprintf("%v%d", x.Op, x.Index)
 				if t, ok := q.types[n]; ok && t != x.Type && err == nil {
 					err = fmt.Errorf("assoc: %s used as %v and %v", n, t, x.Type)
@@ -312,8 +291,8 @@ func (p *Prover) Equal(a, b *Expr) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	tr := &smtTranslator{opts: p.opts, exps: &q.exps, leaf: func(e *Expr) (string, error) {
-		if e.Op == OpX || e.Op == OpY {
+	tr := &smtTranslator{opts: p.opts, exps: &q.exps, leaf: func(e *assoc.Expr) (string, error) {
+		if e.Op == assoc.OpX || e.Op == assoc.OpY {
 			return fmt.Sprintf("%v%d", e.Op, e.Index), nil
 		}
 		return smtConstName(e), nil
@@ -351,7 +330,7 @@ type IdentityResult struct {
 	Verdict Verdict
 	// Identity gives per element the identity, an expression in k and
 	// literals, when Proved.
-	Identity []*Expr
+	Identity []*assoc.Expr
 	Reason   string
 }
 
@@ -368,29 +347,29 @@ const maxCEGISRounds = 64
 // quantified query (∃k ∃e ∀x) decides whether any value could be an
 // identity: unsat proves there is none (Refuted); when f does not use k, a
 // model is an identity outside the candidates.
-func (p *Prover) Identity(f Tuple, side Side) (IdentityResult, error) {
+func (p *Prover) Identity(f assoc.Tuple, side Side) (IdentityResult, error) {
 	defer p.encodeFor(f.Elems...)()
-	if err := validateTuple(f); err != nil {
+	if err := f.Validate(); err != nil {
 		return IdentityResult{}, err
 	}
 	syms, err := smtConsts(f.Elems...)
 	if err != nil {
 		return IdentityResult{}, err
 	}
-	fTypes := map[string]Type{}
+	fTypes := map[string]assoc.Type{}
 	for _, s := range syms {
 		fTypes[s.name] = s.typ
 	}
-	cands := make([][]*Expr, len(f.Elems))
+	cands := make([][]*assoc.Expr, len(f.Elems))
 	for i, e := range f.Elems {
 		cands[i] = identityCandidates(e.Type, p.opts, syms)
 	}
-	var all []*Expr
+	var all []*assoc.Expr
 	for _, c := range cands {
 		all = append(all, c...)
 	}
-	var points []map[string]Value // counterexamples: x_i and constants
-	var blocked [][]int           // combinations whose check was unknown
+	var points []map[string]assoc.Value // counterexamples: x_i and constants
+	var blocked [][]int                 // combinations whose check was unknown
 	start := time.Now()
 	for range maxCEGISRounds {
 		if p.identityBudget > 0 && p.rlimit == 0 && time.Since(start) > p.identityBudget {
@@ -403,7 +382,7 @@ func (p *Prover) Identity(f Tuple, side Side) (IdentityResult, error) {
 		if !ok {
 			break
 		}
-		e := make([]*Expr, len(f.Elems))
+		e := make([]*assoc.Expr, len(f.Elems))
 		for i, c := range pick {
 			e[i] = cands[i][c]
 		}
@@ -417,7 +396,7 @@ func (p *Prover) Identity(f Tuple, side Side) (IdentityResult, error) {
 		case Unknown:
 			blocked = append(blocked, pick)
 		case Refuted:
-			pt := map[string]Value{}
+			pt := map[string]assoc.Value{}
 			for i, a := range r.Counterexample {
 				pt[show[i]] = a.Value
 			}
@@ -437,7 +416,7 @@ func (p *Prover) Identity(f Tuple, side Side) (IdentityResult, error) {
 
 // identityClaim returns the claim that e is an identity of f on side,
 // with x_i named x[i]: e, f(e,x) and f(x,e) are defined and f gives x.
-func (q *smtQuery) identityClaim(f Tuple, e []smtTerm, x []string, side Side) (string, error) {
+func (q *smtQuery) identityClaim(f assoc.Tuple, e []smtTerm, x []string, side Side) (string, error) {
 	var parts []string
 	for _, t := range e {
 		parts = append(parts, t.def)
@@ -464,14 +443,14 @@ func (q *smtQuery) identityClaim(f Tuple, e []smtTerm, x []string, side Side) (s
 // checkIdentity proves that e is an identity of f on side for all x and
 // k. The constants of every candidate (all) are declared, so that a
 // counterexample gives them all; show names the counterexample's symbols.
-func (p *Prover) checkIdentity(f Tuple, e []*Expr, side Side, all []*Expr) (r Result, show []string, err error) {
+func (p *Prover) checkIdentity(f assoc.Tuple, e []*assoc.Expr, side Side, all []*assoc.Expr) (r Result, show []string, err error) {
 	q := newSMTQuery(p.opts)
 	x := q.tuple("x", f)
-	if err := q.consts(append(append([]*Expr{}, f.Elems...), all...)...); err != nil {
+	if err := q.consts(append(append([]*assoc.Expr{}, f.Elems...), all...)...); err != nil {
 		return Result{}, nil, err
 	}
-	tr := &smtTranslator{opts: p.opts, leaf: func(l *Expr) (string, error) {
-		if l.Op == OpX || l.Op == OpY {
+	tr := &smtTranslator{opts: p.opts, leaf: func(l *assoc.Expr) (string, error) {
+		if l.Op == assoc.OpX || l.Op == assoc.OpY {
 			return "", fmt.Errorf("assoc: identity reads %v%d", l.Op, l.Index)
 		}
 		return smtConstName(l), nil
@@ -492,23 +471,51 @@ func (p *Prover) checkIdentity(f Tuple, e []*Expr, side Side, all []*Expr) (r Re
 	return r, q.show, err
 }
 
+// IsIdentity proves that e (per element an expression in k, named
+// values and literals) is an identity of f on side, for all x and k.
+// Unlike Identity, it and IdentityExists keep the prover's encoding of
+// int32 and int64 (bit-vectors, whatever IntEncoding says), and so
+// answer as the plain bit-vector queries do.
+func (p *Prover) IsIdentity(f assoc.Tuple, e []*assoc.Expr, side Side) (Result, error) {
+	if err := f.Validate(); err != nil {
+		return Result{}, err
+	}
+	r, _, err := p.checkIdentity(f, e, side, e)
+	return r, err
+}
+
+// IdentityExists decides with the quantified query of Identity alone,
+// without its candidate search, whether some value is an identity of f
+// on side: Refuted proves that none is (for some k, when the query that
+// sharpens an Unknown finds one; SetSkipMissing), Proved gives one.
+func (p *Prover) IdentityExists(f assoc.Tuple, side Side) (IdentityResult, error) {
+	if err := f.Validate(); err != nil {
+		return IdentityResult{}, err
+	}
+	syms, err := smtConsts(f.Elems...)
+	if err != nil {
+		return IdentityResult{}, err
+	}
+	return p.identityExists(f, side, syms)
+}
+
 // proposeIdentity asks Z3 for a combination of candidates (an index per
 // element) under which f satisfies the identity equations at every point,
 // avoiding the blocked combinations; ok is false when there is none.
-func (p *Prover) proposeIdentity(f Tuple, side Side, cands [][]*Expr, all []*Expr, points []map[string]Value, blocked [][]int) ([]int, bool, error) {
+func (p *Prover) proposeIdentity(f assoc.Tuple, side Side, cands [][]*assoc.Expr, all []*assoc.Expr, points []map[string]assoc.Value, blocked [][]int) ([]int, bool, error) {
 	q := newSMTQuery(p.opts)
 	sel := make([]string, len(f.Elems))
 	for i := range sel {
 		sel[i] = fmt.Sprintf("s%d", i)
 		fmt.Fprintf(&q.b, "(declare-const %s (_ BitVec 8))\n(assert (bvult %s #x%02x))\n", sel[i], sel[i], len(cands[i]))
 	}
-	syms, err := smtConsts(append(append([]*Expr{}, f.Elems...), all...)...)
+	syms, err := smtConsts(append(append([]*assoc.Expr{}, f.Elems...), all...)...)
 	if err != nil {
 		return nil, false, err
 	}
 	for _, pt := range points {
-		lit := func(name string, t Type) (string, error) { return p.opts.literal(pt[name], t) }
-		tr := &smtTranslator{opts: p.opts, leaf: func(l *Expr) (string, error) { return lit(smtConstName(l), l.Type) }}
+		lit := func(name string, t assoc.Type) (string, error) { return p.opts.literal(pt[name], t) }
+		tr := &smtTranslator{opts: p.opts, leaf: func(l *assoc.Expr) (string, error) { return lit(smtConstName(l), l.Type) }}
 		// The chosen identity: an ite over the candidates, at this point.
 		e := make([]smtTerm, len(f.Elems))
 		for i, cs := range cands {
@@ -548,9 +555,9 @@ func (p *Prover) proposeIdentity(f Tuple, side Side, cands [][]*Expr, all []*Exp
 		}
 		fmt.Fprintf(&q.b, "(assert (not %s))\n", smtAnd(eqs...))
 	}
-	types := map[string]Type{}
+	types := map[string]assoc.Type{}
 	for _, s := range sel {
-		types[s] = Uint8
+		types[s] = assoc.Uint8
 	}
 	a, err := p.check(q.b.String(), sel)
 	if err != nil || a.status != "sat" {
@@ -569,7 +576,7 @@ func (p *Prover) proposeIdentity(f Tuple, side Side, cands [][]*Expr, all []*Exp
 
 // bindConsts wraps claim in a let that gives the constants their values
 // at the point pt.
-func bindConsts(claim string, syms []smtSymbol, pt map[string]Value, opts Options) string {
+func bindConsts(claim string, syms []smtSymbol, pt map[string]assoc.Value, opts Options) string {
 	if len(syms) == 0 {
 		return claim
 	}
@@ -586,7 +593,7 @@ func bindConsts(claim string, syms []smtSymbol, pt map[string]Value, opts Option
 
 // identityExists decides, when no candidate is an identity, whether any
 // value is: ∃k ∃e ∀x (e is an identity). Unsat proves that none exists.
-func (p *Prover) identityExists(f Tuple, side Side, syms []smtSymbol) (IdentityResult, error) {
+func (p *Prover) identityExists(f assoc.Tuple, side Side, syms []smtSymbol) (IdentityResult, error) {
 	none := IdentityResult{Verdict: Unknown, Reason: "no candidate identity holds for every k"}
 	q := newSMTQuery(p.opts)
 	for _, s := range syms {
@@ -628,10 +635,10 @@ func (p *Prover) identityExists(f Tuple, side Side, syms []smtSymbol) (IdentityR
 	if err != nil {
 		return IdentityResult{}, err
 	}
-	id := make([]*Expr, len(f.Elems))
+	id := make([]*assoc.Expr, len(f.Elems))
 	var desc []string
 	for i, n := range e {
-		id[i] = Const(m[n].Value, f.Elems[i].Type)
+		id[i] = assoc.Const(m[n].Value, f.Elems[i].Type)
 		desc = append(desc, m[n].String())
 	}
 	if len(syms) == 0 {
@@ -670,7 +677,7 @@ const missingShare = 5
 // identityMissing looks for constants under which no value is an
 // identity: ∃k ∀e ∃x (e is not an identity). It returns them written out,
 // and whether Z3 found them.
-func (p *Prover) identityMissing(f Tuple, side Side, syms []smtSymbol) (string, bool, error) {
+func (p *Prover) identityMissing(f assoc.Tuple, side Side, syms []smtSymbol) (string, bool, error) {
 	q := newSMTQuery(p.opts)
 	for _, s := range syms {
 		q.declare(s.name, s.typ, true)
@@ -710,81 +717,96 @@ func (p *Prover) identityMissing(f Tuple, side Side, syms []smtSymbol) (string, 
 	return strings.Join(ks, " "), true, nil
 }
 
+// IdentityCandidates returns, per element of f, the candidate identities
+// Identity searches in the semantics opts (identityCandidates), or nil
+// when f reads no constant k: Z3 may then find an identity outside them.
+func IdentityCandidates(f assoc.Tuple, opts Options) ([][]*assoc.Expr, error) {
+	syms, err := smtConsts(f.Elems...)
+	if err != nil || len(syms) == 0 {
+		return nil, err
+	}
+	cands := make([][]*assoc.Expr, len(f.Elems))
+	for i, e := range f.Elems {
+		cands[i] = identityCandidates(e.Type, opts, syms)
+	}
+	return cands, nil
+}
+
 // identityCandidates lists the candidate identities of an element of type
 // t, most likely first: the literals that are identities of the common
 // operators, and simple functions of each constant of type t that f
 // reads.
-func identityCandidates(t Type, opts Options, syms []smtSymbol) []*Expr {
-	var out []*Expr
-	add := func(e *Expr) {
+func identityCandidates(t assoc.Type, opts Options, syms []smtSymbol) []*assoc.Expr {
+	var out []*assoc.Expr
+	add := func(e *assoc.Expr) {
 		for _, o := range out {
 			if o.Equal(e) {
 				return
 			}
 		}
-		if _, err := opts.literal(e.Value, e.Type); e.Op == OpConst && err != nil {
+		if _, err := opts.literal(e.Value, e.Type); e.Op == assoc.OpConst && err != nil {
 			return
 		}
 		out = append(out, e)
 	}
 	w := t.Bits()
-	var ks []*Expr
+	var ks []*assoc.Expr
 	for _, s := range syms {
 		if s.typ == t && !strings.HasPrefix(s.name, "|") {
-			k := K(t)
+			k := assoc.K(t)
 			fmt.Sscanf(s.name, "k%d", &k.Index)
 			ks = append(ks, k)
 		}
 	}
 	switch {
-	case t == Bool:
-		add(Const(0, t))
-		add(Const(1, t))
+	case t == assoc.Bool:
+		add(assoc.Const(0, t))
+		add(assoc.Const(1, t))
 		for _, k := range ks {
 			add(k)
-			add(Apply(OpNot, k))
+			add(assoc.Apply(assoc.OpNot, k))
 		}
 	case t.Integer():
-		one, all, min := Const(1, t), Const(Value(smtMask(w)), t), Value(1)<<(w-1)
-		add(Const(0, t))
+		one, all, min := assoc.Const(1, t), assoc.Const(assoc.Value(smtMask(w)), t), assoc.Value(1)<<(w-1)
+		add(assoc.Const(0, t))
 		add(one)
 		if t.Signed() {
-			add(Const(min, t))   // INT_MIN
-			add(Const(min-1, t)) // INT_MAX
+			add(assoc.Const(min, t))   // INT_MIN
+			add(assoc.Const(min-1, t)) // INT_MAX
 		}
 		add(all) // -1, or UINT_MAX
 		if t.Unsigned() {
-			add(Const(min, t))
-			add(Const(min-1, t))
+			add(assoc.Const(min, t))
+			add(assoc.Const(min-1, t))
 		}
 		for _, k := range ks {
 			add(k)
-			add(Apply(OpNeg, k))
-			add(Apply(OpAdd, k, one))
-			add(Apply(OpSub, k, one))
+			add(assoc.Apply(assoc.OpNeg, k))
+			add(assoc.Apply(assoc.OpAdd, k, one))
+			add(assoc.Apply(assoc.OpSub, k, one))
 			if t.Signed() {
-				add(Apply(OpSub, all, k)) // ~k, as -1 - k: no bitwise operation, so the Int encoding applies
+				add(assoc.Apply(assoc.OpSub, all, k)) // ~k, as -1 - k: no bitwise operation, so the Int encoding applies
 			} else {
-				add(Apply(OpBitXor, k, all)) // ~k
+				add(assoc.Apply(assoc.OpBitXor, k, all)) // ~k
 			}
 		}
 	case t.Float():
-		bits := func(f float64) Value {
-			if t == Float32 {
-				return Value(math.Float32bits(float32(f)))
+		bits := func(f float64) assoc.Value {
+			if t == assoc.Float32 {
+				return assoc.Value(math.Float32bits(float32(f)))
 			}
-			return Value(math.Float64bits(f))
+			return assoc.Value(math.Float64bits(f))
 		}
 		maxf := math.MaxFloat64
-		if t == Float32 {
+		if t == assoc.Float32 {
 			maxf = math.MaxFloat32
 		}
 		for _, f := range []float64{math.Copysign(0, -1), 0, 1, math.Inf(1), math.Inf(-1), math.NaN(), -1, maxf, -maxf} {
-			add(Const(bits(f), t))
+			add(assoc.Const(bits(f), t))
 		}
 		for _, k := range ks {
 			add(k)
-			add(Apply(OpNeg, k))
+			add(assoc.Apply(assoc.OpNeg, k))
 		}
 	}
 	return out

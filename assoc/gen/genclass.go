@@ -1,4 +1,4 @@
-package assoc
+package gen
 
 import (
 	"cmp"
@@ -9,6 +9,9 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"nestor/assoc"
+	"nestor/assoc/prove"
 )
 
 // Classes of candidates (issue 17: the table at scale).
@@ -86,17 +89,17 @@ func (c ClassStats) String() string {
 // classCand is an elementary candidate of phase 1.
 type classCand struct {
 	seq  int
-	tp   Tuple
+	tp   assoc.Tuple
 	ieee bool
 }
 
 // classFingerprint returns tp's values at the points as a string key.
-func classFingerprint(tp Tuple, pts []Env) string {
+func classFingerprint(tp assoc.Tuple, pts []assoc.Env) string {
 	n := len(tp.Elems)
 	key := make([]byte, 0, len(pts)*n*9)
-	out := make([]Value, n)
+	out := make([]assoc.Value, n)
 	for i := range pts {
-		if err := pts[i].evalTuple(tp, out); err != nil {
+		if err := pts[i].EvalTupleInto(tp, out); err != nil {
 			key = append(key, 'u')
 			continue
 		}
@@ -108,21 +111,21 @@ func classFingerprint(tp Tuple, pts []Env) string {
 }
 
 // classPointsFor draws the fingerprint points of a run.
-func classPointsFor(cfg GenConfig) []Env {
+func classPointsFor(cfg GenConfig) []assoc.Env {
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0xc1a55))
-	pts := make([]Env, classPoints)
+	pts := make([]assoc.Env, classPoints)
 	for i := range pts {
-		x, y := make([]Value, cfg.TupleSize), make([]Value, cfg.TupleSize)
+		x, y := make([]assoc.Value, cfg.TupleSize), make([]assoc.Value, cfg.TupleSize)
 		for j := range x {
-			x[j], y[j] = sample(cfg.Type, rng), sample(cfg.Type, rng)
+			x[j], y[j] = assoc.Sample(cfg.Type, rng), assoc.Sample(cfg.Type, rng)
 		}
-		pts[i] = Env{X: x, Y: y, K: []Value{sample(cfg.Type, rng)}, Wrap: true}
+		pts[i] = assoc.Env{X: x, Y: y, K: []assoc.Value{assoc.Sample(cfg.Type, rng)}, Wrap: true}
 	}
 	return pts
 }
 
 // generateClasses is Generate with GenConfig.Classes.
-func generateClasses(cfg GenConfig, jr *journal) ([]Entry, *GenStats, error) {
+func generateClasses(cfg GenConfig, jr *journal) ([]assoc.Entry, *GenStats, error) {
 	start := time.Now()
 	stats := &GenStats{Type: cfg.Type, TupleSize: cfg.TupleSize}
 	var enumerated, total atomic.Int64
@@ -141,8 +144,8 @@ func generateClasses(cfg GenConfig, jr *journal) ([]Entry, *GenStats, error) {
 	go func() {
 		defer close(jobs)
 		seq := 0
-		EnumerateOps(cfg.Type, cfg.Ops, cfg.MaxLeaves, cfg.TupleSize, func(tp Tuple) bool {
-			if cfg.MinLeaves <= 2 || tupleLeaves(tp) >= cfg.MinLeaves {
+		EnumerateOps(cfg.Type, cfg.Ops, cfg.MaxLeaves, cfg.TupleSize, func(tp assoc.Tuple) bool {
+			if cfg.MinLeaves <= 2 || tp.Leaves() >= cfg.MinLeaves {
 				jobs <- classCand{seq: seq, tp: tp}
 				seq++
 				enumerated.Add(1)
@@ -221,7 +224,7 @@ func generateClasses(cfg GenConfig, jr *journal) ([]Entry, *GenStats, error) {
 	}
 	outs, err := classParallel(cfg, jr, stats, prog, tick, len(classes), func(w *genWorker, i int, emit func(genOutcome)) error {
 		rep := classes[i][0]
-		ro := genOutcome{seq: rep.seq, tp: rep.tp, leaves: tupleLeaves(rep.tp), stage: stageElementary}
+		ro := genOutcome{seq: rep.seq, tp: rep.tp, leaves: rep.tp.Leaves(), stage: stageElementary}
 		t0 := time.Now()
 		err := w.prove(&ro, rep.ieee)
 		ro.time = time.Since(t0)
@@ -231,12 +234,12 @@ func generateClasses(cfg GenConfig, jr *journal) ([]Entry, *GenStats, error) {
 		emit(ro)
 		undecided := 0 // members Z3 did not decide alone, in a row
 		for _, m := range classes[i][1:] {
-			o := genOutcome{seq: m.seq, tp: m.tp, leaves: tupleLeaves(m.tp), stage: stageElementary}
+			o := genOutcome{seq: m.seq, tp: m.tp, leaves: m.tp.Leaves(), stage: stageElementary}
 			t0 := time.Now()
-			if ro.verdict == Unknown && undecided >= maxUndecided {
+			if ro.verdict == prove.Unknown && undecided >= maxUndecided {
 				// Z3 decided neither the representative nor the
 				// members tried after it: the rest are left out.
-				o.verdict, o.unjournaled, o.member = Unknown, true, memberGaveUp
+				o.verdict, o.unjournaled, o.member = prove.Unknown, true, memberGaveUp
 				emit(o)
 				continue
 			}
@@ -248,9 +251,9 @@ func generateClasses(cfg GenConfig, jr *journal) ([]Entry, *GenStats, error) {
 			emit(o)
 			switch {
 			case o.member != memberAlone:
-			case o.verdict == Unknown:
+			case o.verdict == prove.Unknown:
 				undecided++
-			case ro.verdict == Unknown || ro.entry != nil && !ro.entry.Wraps && o.entry != nil && o.entry.Wraps:
+			case ro.verdict == prove.Unknown || ro.entry != nil && !ro.entry.Wraps && o.entry != nil && o.entry.Wraps:
 				// A member Z3 decided stands for the class from now on.
 				ro, undecided = o, 0
 			}
@@ -271,7 +274,7 @@ func generateClasses(cfg GenConfig, jr *journal) ([]Entry, *GenStats, error) {
 	slices.SortFunc(entries, func(a, b genResult) int {
 		return cmp.Or(cmp.Compare(a.e.Elems[0].Op, b.e.Elems[0].Op), cmp.Compare(a.e.Leaves, b.e.Leaves), cmp.Compare(a.seq, b.seq))
 	})
-	out := make([]Entry, len(entries))
+	out := make([]assoc.Entry, len(entries))
 	for i, r := range entries {
 		out[i] = r.e
 	}
@@ -384,8 +387,8 @@ func (w *genWorker) member(o *genOutcome, ieee bool, rep *genOutcome) error {
 		}
 		return nil
 	}
-	if rep.verdict == Refuted {
-		o.verdict = Refuted
+	if rep.verdict == prove.Refuted {
+		o.verdict = prove.Refuted
 		o.unjournaled = true // no Z3 outcome of its own
 		o.member = memberWithRefuted
 		return nil
@@ -399,7 +402,7 @@ func (w *genWorker) member(o *genOutcome, ieee bool, rep *genOutcome) error {
 			e := *rep.entry
 			e.Tuple, e.Leaves, e.Name = o.tp, o.leaves, ""
 			e.Proof = rep.entry.Proof + " eq " + how
-			o.verdict, o.entry = Proved, &e
+			o.verdict, o.entry = prove.Proved, &e
 			o.member = memberNF
 			if how == "z3" {
 				o.member = memberZ3
@@ -431,24 +434,24 @@ func (c *ClassStats) count(o genOutcome) {
 // elementary, a proved with wrap-around) as functions of x, y and k in
 // wrap-around arithmetic: "nf" when their normal forms meet, "z3" when Z3
 // proves it, "" when neither does.
-func (w *genWorker) sameFunction(a, b Tuple) (string, error) {
+func (w *genWorker) sameFunction(a, b assoc.Tuple) (string, error) {
 	if len(a.Elems) != len(b.Elems) {
 		return "", nil
 	}
 	nf := true
 	for i := range a.Elems {
-		nf = nf && equivalent(a.Elems[i], b.Elems[i], false)
+		nf = nf && assoc.Equivalent(a.Elems[i], b.Elems[i], false)
 	}
 	if nf {
 		return "nf", nil
 	}
-	p, err := w.prover(Options{Wrap: true})
+	p, err := w.prover(prove.Options{Wrap: true})
 	if err != nil {
 		return "", err
 	}
 	for i := range a.Elems {
 		r, err := p.Equal(a.Elems[i], b.Elems[i])
-		if err != nil || r.Verdict != Proved {
+		if err != nil || r.Verdict != prove.Proved {
 			return "", nil // an error once Z3 runs: not shown equal
 		}
 	}

@@ -1,9 +1,11 @@
-package assoc
+package gen
 
 import (
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
+
+	"nestor/assoc"
 )
 
 // Fingerprints: which trees are trivially simplifiable.
@@ -60,7 +62,7 @@ func (s *fpSamples) blockHash(f *fingerprint, lo, hi int) uint64 {
 	for p := lo; p < hi; p++ {
 		v := f.vals[p]
 		if s.t.Float() && math.IsNaN(v.Float(s.t)) {
-			v = canonicalNaN(s.t)
+			v = assoc.NaN(s.t)
 		}
 		h = (h ^ uint64(v)) * 1099511628211
 	}
@@ -102,7 +104,7 @@ func (ix *fpIndex) simplifies(s *fpSamples, f *fingerprint, n int) bool {
 
 func agreeWhereDefined(s *fpSamples, f, g *fingerprint) bool {
 	for p := range s.n {
-		if f.undef>>p&1 == 0 && !SameValue(f.vals[p], g.vals[p], s.t) {
+		if f.undef>>p&1 == 0 && !assoc.SameValue(f.vals[p], g.vals[p], s.t) {
 			return false
 		}
 	}
@@ -112,45 +114,45 @@ func agreeWhereDefined(s *fpSamples, f, g *fingerprint) bool {
 // fingerprint holds a tree's value at every sample point.
 type fingerprint struct {
 	leaves int
-	vals   []Value
+	vals   []assoc.Value
 	undef  uint64 // bit p: no value at point p
 	hash   uint64
 }
 
 // fpSamples are the sample points: x[i][p] is x_i at point p.
 type fpSamples struct {
-	t      Type
+	t      assoc.Type
 	n      int
-	x, y   [][]Value
-	k      []Value
+	x, y   [][]assoc.Value
+	k      []assoc.Value
 	byLeaf map[leafKey]*fingerprint
 }
 
 type leafKey struct {
-	op    Op
+	op    assoc.Op
 	index int
 }
 
-func newFPSamples(t Type, size int) fpSamples {
-	s := fpSamples{t: t, x: make([][]Value, size), y: make([][]Value, size), byLeaf: map[leafKey]*fingerprint{}}
-	if t == Bool {
+func newFPSamples(t assoc.Type, size int) fpSamples {
+	s := fpSamples{t: t, x: make([][]assoc.Value, size), y: make([][]assoc.Value, size), byLeaf: map[leafKey]*fingerprint{}}
+	if t == assoc.Bool {
 		s.n = 1 << (2*size + 1)
 		for i := range size {
-			s.x[i], s.y[i] = make([]Value, s.n), make([]Value, s.n)
+			s.x[i], s.y[i] = make([]assoc.Value, s.n), make([]assoc.Value, s.n)
 		}
-		s.k = make([]Value, s.n)
+		s.k = make([]assoc.Value, s.n)
 		for p := range s.n {
 			for i := range size {
-				s.x[i][p] = Value(p >> (2 * i) & 1)
-				s.y[i][p] = Value(p >> (2*i + 1) & 1)
+				s.x[i][p] = assoc.Value(p >> (2 * i) & 1)
+				s.y[i][p] = assoc.Value(p >> (2*i + 1) & 1)
 			}
-			s.k[p] = Value(p >> (2 * size) & 1)
+			s.k[p] = assoc.Value(p >> (2 * size) & 1)
 		}
 	} else {
 		s.n = fpPoints
 		rng := rand.New(rand.NewPCG(uint64(t)+1, uint64(size)))
-		draw := func() []Value {
-			v := make([]Value, s.n)
+		draw := func() []assoc.Value {
+			v := make([]assoc.Value, s.n)
 			for p := range v {
 				v[p] = fpSample(t, rng)
 			}
@@ -162,22 +164,22 @@ func newFPSamples(t Type, size int) fpSamples {
 		s.k = draw()
 	}
 	for i := range size {
-		s.byLeaf[leafKey{OpX, i}] = s.finish(&fingerprint{leaves: 1, vals: s.x[i]})
-		s.byLeaf[leafKey{OpY, i}] = s.finish(&fingerprint{leaves: 1, vals: s.y[i]})
+		s.byLeaf[leafKey{assoc.OpX, i}] = s.finish(&fingerprint{leaves: 1, vals: s.x[i]})
+		s.byLeaf[leafKey{assoc.OpY, i}] = s.finish(&fingerprint{leaves: 1, vals: s.y[i]})
 	}
-	s.byLeaf[leafKey{OpK, 0}] = s.finish(&fingerprint{leaves: 1, vals: s.k})
+	s.byLeaf[leafKey{assoc.OpK, 0}] = s.finish(&fingerprint{leaves: 1, vals: s.k})
 	return s
 }
 
 // leaf returns the fingerprint of the leaf l (x_i, y_i or k).
-func (s *fpSamples) leaf(l *Expr) *fingerprint {
+func (s *fpSamples) leaf(l *assoc.Expr) *fingerprint {
 	return s.byLeaf[leafKey{l.Op, l.Index}]
 }
 
 // node returns the fingerprint of e, whose operands have the fingerprints
 // args, with C's semantics (Eval's) at every point.
-func (s *fpSamples) node(e *Expr, args []*fingerprint) *fingerprint {
-	f := &fingerprint{vals: make([]Value, s.n)}
+func (s *fpSamples) node(e *assoc.Expr, args []*fingerprint) *fingerprint {
+	f := &fingerprint{vals: make([]assoc.Value, s.n)}
 	for p := range s.n {
 		v, ok := s.at(e, args, p)
 		if ok {
@@ -190,39 +192,37 @@ func (s *fpSamples) node(e *Expr, args []*fingerprint) *fingerprint {
 }
 
 // at evaluates e's root at point p.
-func (s *fpSamples) at(e *Expr, args []*fingerprint, p int) (Value, bool) {
+func (s *fpSamples) at(e *assoc.Expr, args []*fingerprint, p int) (assoc.Value, bool) {
 	def := func(i int) bool { return args[i].undef>>p&1 == 0 }
-	arg := func(i int) Value { return args[i].vals[p] }
+	arg := func(i int) assoc.Value { return args[i].vals[p] }
 	switch e.Op {
-	case OpSelect:
+	case assoc.OpSelect:
 		if !def(0) {
 			return 0, false
 		}
-		if truth(arg(0), e.Args[0].Type) {
+		if arg(0).Bool(e.Args[0].Type) {
 			return arg(1), def(1)
 		}
 		return arg(2), def(2)
-	case OpAnd, OpOr:
+	case assoc.OpAnd, assoc.OpOr:
 		if !def(0) {
 			return 0, false
 		}
-		if truth(arg(0), e.Args[0].Type) == (e.Op == OpOr) {
-			return boolValue(e.Op == OpOr), true
+		if arg(0).Bool(e.Args[0].Type) == (e.Op == assoc.OpOr) {
+			return assoc.BoolValue(e.Op == assoc.OpOr), true
 		}
-		return boolValue(truth(arg(1), e.Args[1].Type)), def(1)
-	case OpNot:
-		return boolValue(!truth(arg(0), e.Args[0].Type)), def(0)
-	case OpNeg:
-		v, err := arith(e.Op, e.Type, arg(0), 0, false)
+		return assoc.BoolValue(arg(1).Bool(e.Args[1].Type)), def(1)
+	case assoc.OpNot:
+		return assoc.BoolValue(!arg(0).Bool(e.Args[0].Type)), def(0)
+	case assoc.OpNeg:
+		v, err := assoc.EvalOp(e.Op, e.Type, arg(0), 0, false)
 		return v, def(0) && err == nil
 	}
 	if !def(0) || !def(1) {
 		return 0, false
 	}
-	if e.Op >= OpLT && e.Op <= OpNE {
-		return compare(e.Op, e.Args[0].Type, arg(0), arg(1)), true
-	}
-	v, err := arith(e.Op, e.Type, arg(0), arg(1), false)
+	// The operands' type: a comparison's node is a Bool.
+	v, err := assoc.EvalOp(e.Op, e.Args[0].Type, arg(0), arg(1), false)
 	return v, err == nil
 }
 
@@ -242,7 +242,7 @@ func (s *fpSamples) finish(f *fingerprint) *fingerprint {
 		case f.undef>>p&1 != 0:
 			v = 0
 		case s.t.Float() && math.IsNaN(v.Float(s.t)):
-			v = canonicalNaN(s.t)
+			v = assoc.NaN(s.t)
 		}
 		put(uint64(v))
 	}
@@ -253,17 +253,17 @@ func (s *fpSamples) finish(f *fingerprint) *fingerprint {
 
 // fpSample draws a point's value of t: for int32 and int64 an edge value
 // one time in 16, a small value (−8 … 8) five times, otherwise one in
-// −1000 … 1000; for other types as the random tests draw (sample).
-func fpSample(t Type, rng *rand.Rand) Value {
-	if t != Int32 && t != Int64 {
-		return sample(t, rng)
+// −1000 … 1000; for other types as the random tests draw ([Sample]).
+func fpSample(t assoc.Type, rng *rand.Rand) assoc.Value {
+	if t != assoc.Int32 && t != assoc.Int64 {
+		return assoc.Sample(t, rng)
 	}
 	switch r := rng.IntN(16); {
 	case r == 0:
-		edges := edgeValues[t]
+		edges := assoc.EdgeValues(t)
 		return edges[rng.IntN(len(edges))]
 	case r <= 5:
-		return IntValue(rng.Int64N(17)-8, t)
+		return assoc.IntValue(rng.Int64N(17)-8, t)
 	}
-	return IntValue(rng.Int64N(2001)-1000, t)
+	return assoc.IntValue(rng.Int64N(2001)-1000, t)
 }

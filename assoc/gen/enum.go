@@ -1,11 +1,10 @@
-package assoc
+package gen
 
 import (
 	"fmt"
-	"math"
-	"math/rand/v2"
-	"slices"
 	"strings"
+
+	"nestor/assoc"
 )
 
 // Enumeration of candidate operators (the paper's "Generating Elementary
@@ -50,29 +49,29 @@ import (
 // Ops is a set of operations for the enumeration: the binary operations
 // of t (other than comparisons) that trees may use; select and the
 // comparisons of its conditions are always used.
-type Ops []Op
+type Ops []assoc.Op
 
 // DefaultOps returns the operations Enumerate uses for t.
-func DefaultOps(t Type) Ops {
+func DefaultOps(t assoc.Type) Ops {
 	switch {
-	case t == Bool:
-		return Ops{OpAnd, OpOr, OpLT, OpLE, OpEQ, OpNE}
+	case t == assoc.Bool:
+		return Ops{assoc.OpAnd, assoc.OpOr, assoc.OpLT, assoc.OpLE, assoc.OpEQ, assoc.OpNE}
 	case t.Integer():
-		return Ops{OpAdd, OpSub, OpMul, OpMin, OpMax, OpBitAnd, OpBitOr, OpBitXor}
+		return Ops{assoc.OpAdd, assoc.OpSub, assoc.OpMul, assoc.OpMin, assoc.OpMax, assoc.OpBitAnd, assoc.OpBitOr, assoc.OpBitXor}
 	}
-	return Ops{OpAdd, OpSub, OpMul, OpMin, OpMax}
+	return Ops{assoc.OpAdd, assoc.OpSub, assoc.OpMul, assoc.OpMin, assoc.OpMax}
 }
 
 // AllOps returns every operation the enumeration can use for t: the
 // default ones with division and remainder.
-func AllOps(t Type) Ops {
+func AllOps(t assoc.Type) Ops {
 	switch {
-	case t == Bool:
+	case t == assoc.Bool:
 		return DefaultOps(t)
 	case t.Integer():
-		return Ops{OpAdd, OpSub, OpMul, OpDiv, OpMod, OpMin, OpMax, OpBitAnd, OpBitOr, OpBitXor}
+		return Ops{assoc.OpAdd, assoc.OpSub, assoc.OpMul, assoc.OpDiv, assoc.OpMod, assoc.OpMin, assoc.OpMax, assoc.OpBitAnd, assoc.OpBitOr, assoc.OpBitXor}
 	}
-	return Ops{OpAdd, OpSub, OpMul, OpDiv, OpMin, OpMax}
+	return Ops{assoc.OpAdd, assoc.OpSub, assoc.OpMul, assoc.OpDiv, assoc.OpMin, assoc.OpMax}
 }
 
 // String writes the set as its operators separated by spaces.
@@ -86,7 +85,7 @@ func (ops Ops) String() string {
 
 // ParseOps reads a set written by Ops.String, checking each operation
 // against t.
-func ParseOps(s string, t Type) (Ops, error) {
+func ParseOps(s string, t assoc.Type) (Ops, error) {
 	var out Ops
 	for _, f := range strings.Fields(s) {
 		found := false
@@ -107,12 +106,12 @@ func ParseOps(s string, t Type) (Ops, error) {
 // tupleSize elements (1 or 2) and at most maxLeaves leaves built with
 // DefaultOps(t), in increasing number of leaves, until emit returns
 // false.
-func Enumerate(t Type, maxLeaves, tupleSize int, emit func(Tuple) bool) {
+func Enumerate(t assoc.Type, maxLeaves, tupleSize int, emit func(assoc.Tuple) bool) {
 	EnumerateOps(t, DefaultOps(t), maxLeaves, tupleSize, emit)
 }
 
 // EnumerateOps is Enumerate with the operation set ops.
-func EnumerateOps(t Type, ops Ops, maxLeaves, tupleSize int, emit func(Tuple) bool) {
+func EnumerateOps(t assoc.Type, ops Ops, maxLeaves, tupleSize int, emit func(assoc.Tuple) bool) {
 	if tupleSize < 1 || tupleSize > 2 {
 		panic("assoc: Enumerate supports tuples of 1 or 2 elements")
 	}
@@ -125,11 +124,11 @@ func EnumerateOps(t Type, ops Ops, maxLeaves, tupleSize int, emit func(Tuple) bo
 	}
 	if tupleSize == 1 {
 		for n := 1; n <= maxLeaves; n++ {
-			each := func(e *Expr, _ *fingerprint) bool {
-				if !e.Uses(OpX) || !e.Uses(OpY) {
+			each := func(e *assoc.Expr, _ *fingerprint) bool {
+				if !e.Uses(assoc.OpX) || !e.Uses(assoc.OpY) {
 					return true
 				}
-				return emit(Tuple{Elems: []*Expr{e}})
+				return emit(assoc.Tuple{Elems: []*assoc.Expr{e}})
 			}
 			if n <= store {
 				for _, e := range en.vals[n] {
@@ -153,7 +152,7 @@ func EnumerateOps(t Type, ops Ops, maxLeaves, tupleSize int, emit func(Tuple) bo
 					if !readsBoth(e1) {
 						continue
 					}
-					tp := Tuple{Elems: []*Expr{e0, e1}}
+					tp := assoc.Tuple{Elems: []*assoc.Expr{e0, e1}}
 					if !readsAll(tp) || !leastRelabelling(tp) {
 						continue
 					}
@@ -167,16 +166,16 @@ func EnumerateOps(t Type, ops Ops, maxLeaves, tupleSize int, emit func(Tuple) bo
 }
 
 // readsBoth reports whether e reads some x and some y.
-func readsBoth(e *Expr) bool { return e.Uses(OpX) && e.Uses(OpY) }
+func readsBoth(e *assoc.Expr) bool { return e.Uses(assoc.OpX) && e.Uses(assoc.OpY) }
 
 // readsAll reports whether tp reads every x_i and y_i of its size.
-func readsAll(tp Tuple) bool {
+func readsAll(tp assoc.Tuple) bool {
 	n := len(tp.Elems)
 	seen := make([]bool, 2*n)
 	for _, e := range tp.Elems {
-		e.Walk(func(x *Expr) bool {
-			if (x.Op == OpX || x.Op == OpY) && x.Index < n {
-				seen[2*x.Index+int(x.Op-OpX)] = true
+		e.Walk(func(x *assoc.Expr) bool {
+			if (x.Op == assoc.OpX || x.Op == assoc.OpY) && x.Index < n {
+				seen[2*x.Index+int(x.Op-assoc.OpX)] = true
 			}
 			return true
 		})
@@ -192,10 +191,10 @@ func readsAll(tp Tuple) bool {
 // leastRelabelling reports whether the 2-tuple tp sorts no later than
 // its relabelling (indices 0 and 1 exchanged, elements swapped,
 // canonicalized).
-func leastRelabelling(tp Tuple) bool {
-	sw := CanonTuple(Tuple{Elems: []*Expr{relabel(tp.Elems[1]), relabel(tp.Elems[0])}})
+func leastRelabelling(tp assoc.Tuple) bool {
+	sw := assoc.CanonTuple(assoc.Tuple{Elems: []*assoc.Expr{relabel(tp.Elems[1]), relabel(tp.Elems[0])}})
 	for i := range tp.Elems {
-		if c := Compare(tp.Elems[i], sw.Elems[i]); c != 0 {
+		if c := assoc.Compare(tp.Elems[i], sw.Elems[i]); c != 0 {
 			return c < 0
 		}
 	}
@@ -203,10 +202,10 @@ func leastRelabelling(tp Tuple) bool {
 }
 
 // relabel returns e with the indices 0 and 1 of x and y exchanged.
-func relabel(e *Expr) *Expr {
+func relabel(e *assoc.Expr) *assoc.Expr {
 	c := e.Clone()
-	c.Walk(func(x *Expr) bool {
-		if x.Op == OpX || x.Op == OpY {
+	c.Walk(func(x *assoc.Expr) bool {
+		if x.Op == assoc.OpX || x.Op == assoc.OpY {
 			x.Index ^= 1
 		}
 		return true
@@ -215,32 +214,32 @@ func relabel(e *Expr) *Expr {
 }
 
 type enumerator struct {
-	t      Type
-	leaves []*Expr
-	binOps []Op
+	t      assoc.Type
+	leaves []*assoc.Expr
+	binOps []assoc.Op
 	// vals[n] and conds[n] are the canonical value trees (type t) and
 	// conditions (Bool comparisons) of n leaves; for Bool they are the
 	// same. valFP[n][i] and condFP[n][i] are their fingerprints.
-	vals, conds     [][]*Expr
+	vals, conds     [][]*assoc.Expr
 	valFP, condFP   [][]*fingerprint
 	samples         fpSamples
 	seenVal, seenCd map[uint64]int // fingerprint hash -> least leaves
 	partial         fpIndex        // the value trees of up to fpIndexLeaves leaves
 }
 
-func newEnumerator(t Type, size int, ops Ops) *enumerator {
-	en := &enumerator{t: t, vals: [][]*Expr{nil}, conds: [][]*Expr{nil},
+func newEnumerator(t assoc.Type, size int, ops Ops) *enumerator {
+	en := &enumerator{t: t, vals: [][]*assoc.Expr{nil}, conds: [][]*assoc.Expr{nil},
 		valFP: [][]*fingerprint{nil}, condFP: [][]*fingerprint{nil},
 		samples: newFPSamples(t, size), seenVal: map[uint64]int{}, seenCd: map[uint64]int{}}
 	for i := range size {
-		en.leaves = append(en.leaves, X(i, t))
+		en.leaves = append(en.leaves, assoc.X(i, t))
 	}
 	for i := range size {
-		en.leaves = append(en.leaves, Y(i, t))
+		en.leaves = append(en.leaves, assoc.Y(i, t))
 	}
-	en.leaves = append(en.leaves, K(t))
+	en.leaves = append(en.leaves, assoc.K(t))
 	for _, o := range ops {
-		if o.Arity() == 2 && o != OpSelect {
+		if o.Arity() == 2 && o != assoc.OpSelect {
 			en.binOps = append(en.binOps, o)
 		}
 	}
@@ -250,11 +249,11 @@ func newEnumerator(t Type, size int, ops Ops) *enumerator {
 // addLevel computes and stores the trees of n leaves, and records their
 // fingerprints as seen at n leaves.
 func (en *enumerator) addLevel(n int) {
-	var vals, conds []*Expr
+	var vals, conds []*assoc.Expr
 	var vfp, cfp []*fingerprint
-	en.level(n, func(e *Expr, f *fingerprint) bool { vals, vfp = append(vals, e), append(vfp, f); return true },
-		func(e *Expr, f *fingerprint) bool { conds, cfp = append(conds, e), append(cfp, f); return true })
-	if en.t == Bool {
+	en.level(n, func(e *assoc.Expr, f *fingerprint) bool { vals, vfp = append(vals, e), append(vfp, f); return true },
+		func(e *assoc.Expr, f *fingerprint) bool { conds, cfp = append(conds, e), append(cfp, f); return true })
+	if en.t == assoc.Bool {
 		conds, cfp = vals, vfp
 	}
 	en.vals, en.valFP = append(en.vals, vals), append(en.valFP, vfp)
@@ -275,7 +274,7 @@ func (en *enumerator) addLevel(n int) {
 }
 
 // treeFunc receives a tree and its fingerprint.
-type treeFunc func(e *Expr, f *fingerprint) bool
+type treeFunc func(e *assoc.Expr, f *fingerprint) bool
 
 // level calls val with every value tree and cond (when not nil, and t
 // is not Bool) with every condition of n leaves, built from the stored
@@ -292,8 +291,8 @@ func (en *enumerator) level(n int, val, cond treeFunc) bool {
 		}
 		return true
 	}
-	try := func(e *Expr, seen map[uint64]int, yield treeFunc, args ...*fingerprint) bool {
-		if !readsVar(e) || !IsCanonicalRoot(e) {
+	try := func(e *assoc.Expr, seen map[uint64]int, yield treeFunc, args ...*fingerprint) bool {
+		if !readsVar(e) || !assoc.IsCanonicalRoot(e) {
 			return true
 		}
 		f := en.samples.node(e, args)
@@ -307,13 +306,13 @@ func (en *enumerator) level(n int, val, cond treeFunc) bool {
 		return yield(e, f)
 	}
 	type root struct {
-		e *Expr
+		e *assoc.Expr
 		f *fingerprint
 	}
 	var boolRoots []root // for Bool: the roots to negate
 	yieldVal := val
-	if t == Bool {
-		yieldVal = func(e *Expr, f *fingerprint) bool {
+	if t == assoc.Bool {
+		yieldVal = func(e *assoc.Expr, f *fingerprint) bool {
 			boolRoots = append(boolRoots, root{e, f})
 			return val(e, f)
 		}
@@ -322,10 +321,10 @@ func (en *enumerator) level(n int, val, cond treeFunc) bool {
 		for a := 1; a < n; a++ {
 			for li, l := range en.vals[a] {
 				for ri, r := range en.vals[n-a] {
-					if op.Commutative() && Compare(l, r) > 0 {
+					if op.Commutative() && assoc.Compare(l, r) > 0 {
 						continue // the sorted order comes too
 					}
-					if !try(&Expr{Op: op, Type: t, Args: []*Expr{l, r}}, en.seenVal, yieldVal, en.valFP[a][li], en.valFP[n-a][ri]) {
+					if !try(&assoc.Expr{Op: op, Type: t, Args: []*assoc.Expr{l, r}}, en.seenVal, yieldVal, en.valFP[a][li], en.valFP[n-a][ri]) {
 						return false
 					}
 				}
@@ -338,7 +337,7 @@ func (en *enumerator) level(n int, val, cond treeFunc) bool {
 			for ci, c := range en.conds[i] {
 				for ai, a := range en.vals[j] {
 					for bi, b := range en.vals[n-i-j] {
-						e := &Expr{Op: OpSelect, Type: t, Args: []*Expr{c, a, b}}
+						e := &assoc.Expr{Op: assoc.OpSelect, Type: t, Args: []*assoc.Expr{c, a, b}}
 						if !try(e, en.seenVal, yieldVal, en.condFP[i][ci], en.valFP[j][ai], en.valFP[n-i-j][bi]) {
 							return false
 						}
@@ -347,9 +346,9 @@ func (en *enumerator) level(n int, val, cond treeFunc) bool {
 			}
 		}
 	}
-	if t == Bool {
+	if t == assoc.Bool {
 		for _, r := range boolRoots {
-			if r.e.Op != OpNot && !try(Apply(OpNot, r.e), en.seenVal, val, r.f) {
+			if r.e.Op != assoc.OpNot && !try(assoc.Apply(assoc.OpNot, r.e), en.seenVal, val, r.f) {
 				return false
 			}
 		}
@@ -358,11 +357,11 @@ func (en *enumerator) level(n int, val, cond treeFunc) bool {
 	if cond == nil {
 		return true
 	}
-	for _, op := range []Op{OpLT, OpLE, OpEQ, OpNE} {
+	for _, op := range []assoc.Op{assoc.OpLT, assoc.OpLE, assoc.OpEQ, assoc.OpNE} {
 		for a := 1; a < n; a++ {
 			for li, l := range en.vals[a] {
 				for ri, r := range en.vals[n-a] {
-					if !try(Apply(op, l, r), en.seenCd, cond, en.valFP[a][li], en.valFP[n-a][ri]) {
+					if !try(assoc.Apply(op, l, r), en.seenCd, cond, en.valFP[a][li], en.valFP[n-a][ri]) {
 						return false
 					}
 				}
@@ -373,7 +372,7 @@ func (en *enumerator) level(n int, val, cond treeFunc) bool {
 }
 
 // readsVar reports whether e reads some x or y.
-func readsVar(e *Expr) bool { return e.Uses(OpX) || e.Uses(OpY) }
+func readsVar(e *assoc.Expr) bool { return e.Uses(assoc.OpX) || e.Uses(assoc.OpY) }
 
 // Decomposable reports whether tp is not elementary by the paper's
 // subgraph decomposition: in the graph with an edge from element i to
@@ -383,7 +382,7 @@ func readsVar(e *Expr) bool { return e.Uses(OpX) || e.Uses(OpY) }
 // (a 2-tuple whose elements read only their own x_i and y_i is two
 // 1-tuples), associative exactly when those are, so the tables keep it
 // out. A 1-tuple is never decomposable.
-func Decomposable(tp Tuple) bool {
+func Decomposable(tp assoc.Tuple) bool {
 	n := len(tp.Elems)
 	if n <= 1 {
 		return false
@@ -392,8 +391,8 @@ func Decomposable(tp Tuple) bool {
 	for i, e := range tp.Elems {
 		edges[i] = make([]bool, n)
 		edges[i][i] = true
-		e.Walk(func(x *Expr) bool {
-			if (x.Op == OpX || x.Op == OpY) && x.Index < n {
+		e.Walk(func(x *assoc.Expr) bool {
+			if (x.Op == assoc.OpX || x.Op == assoc.OpY) && x.Index < n {
 				edges[i][x.Index] = true
 			}
 			return true
@@ -420,191 +419,4 @@ func Decomposable(tp Tuple) bool {
 		}
 	}
 	return true
-}
-
-// maxDraws bounds the draws of RandomAssociative per requested sample,
-// so that an operator undefined on most inputs still ends.
-const maxDraws = 4
-
-// minValidShare is the least share of the requested samples on which an
-// operator must have a value for RandomAssociative: one undefined almost
-// everywhere (x / (y % (y % k))) is associative only vacuously and no use
-// as a reduction.
-const minValidShare = 10
-
-// RandomAssociative reports whether tp passed samples random tests of
-// f(f(a, b), c) = f(a, f(b, c)): a, b, c and k are drawn from rng, half
-// of the time among each type's edge values (0, ±1, ±2, the least and
-// greatest values and their neighbours; ±0, ±inf, NaN, the extreme and
-// denormal magnitudes for floats), otherwise small values or uniform
-// bits. Signed int32 and int64 arithmetic is assumed not to overflow:
-// a draw where either side has no value (overflow, division by zero) is
-// skipped, up to maxDraws·samples draws, and an operator with a value on
-// fewer than samples/minValidShare draws is rejected. Results compare by
-// [SameValue] (all NaNs alike). A false answer is a counterexample (or
-// an operator with almost no values); a true one is evidence only.
-func RandomAssociative(tp Tuple, rng *rand.Rand, samples int) bool {
-	return randomAssociative(tp, rng, samples, false)
-}
-
-func randomAssociative(tp Tuple, rng *rand.Rand, samples int, wrap bool) bool {
-	n := len(tp.Elems)
-	kTypes := constTypes(tp)
-	buf := make([]Value, 7*n)
-	a, b, c := buf[:n], buf[n:2*n], buf[2*n:3*n]
-	ab, bc, left, right := buf[3*n:4*n], buf[4*n:5*n], buf[5*n:6*n], buf[6*n:]
-	k := make([]Value, len(kTypes))
-	env := Env{K: k, Wrap: wrap}
-	f := func(x, y, out []Value) error {
-		env.X, env.Y = x, y
-		return env.evalTuple(tp, out)
-	}
-	valid := 0
-	for range maxDraws * samples {
-		if valid >= samples {
-			break
-		}
-		for i, e := range tp.Elems {
-			a[i], b[i], c[i] = sample(e.Type, rng), sample(e.Type, rng), sample(e.Type, rng)
-		}
-		for i, t := range kTypes {
-			k[i] = sample(t, rng)
-		}
-		if f(a, b, ab) != nil || f(b, c, bc) != nil || f(ab, c, left) != nil || f(a, bc, right) != nil {
-			continue
-		}
-		valid++
-		for i, e := range tp.Elems {
-			if !SameValue(left[i], right[i], e.Type) {
-				return false
-			}
-		}
-	}
-	return valid*minValidShare >= samples
-}
-
-// RandomReadsBoth reports whether random samples (drawn as by
-// [RandomAssociative]) show that tp's value depends on x and on y:
-// f(a, b) differs from f(a', b) for some draws, and from f(a, b') for
-// some. Trees that read both syntactically may still ignore one
-// (x % y / y + min(x, k) is min(x, k)); such an operator is a projection
-// in disguise, associative and useless.
-func RandomReadsBoth(tp Tuple, rng *rand.Rand, samples int) bool {
-	n := len(tp.Elems)
-	kTypes := constTypes(tp)
-	buf := make([]Value, 6*n)
-	a, b, c := buf[:n], buf[n:2*n], buf[2*n:3*n]
-	ab, cb, ac := buf[3*n:4*n], buf[4*n:5*n], buf[5*n:]
-	k := make([]Value, len(kTypes))
-	env := Env{K: k}
-	f := func(x, y, out []Value) error {
-		env.X, env.Y = x, y
-		return env.evalTuple(tp, out)
-	}
-	readsX, readsY := false, false
-	for range maxDraws * samples {
-		for i, e := range tp.Elems {
-			a[i], b[i], c[i] = sample(e.Type, rng), sample(e.Type, rng), sample(e.Type, rng)
-		}
-		for i, t := range kTypes {
-			k[i] = sample(t, rng)
-		}
-		if f(a, b, ab) != nil {
-			continue
-		}
-		if !readsX && f(c, b, cb) == nil && !sameValues(tp, ab, cb) {
-			readsX = true
-		}
-		if !readsY && f(a, c, ac) == nil && !sameValues(tp, ab, ac) {
-			readsY = true
-		}
-		if readsX && readsY {
-			return true
-		}
-	}
-	return false
-}
-
-func sameValues(tp Tuple, u, v []Value) bool {
-	for i, e := range tp.Elems {
-		if !SameValue(u[i], v[i], e.Type) {
-			return false
-		}
-	}
-	return true
-}
-
-// constTypes returns the type of each k_i that tp reads (by Index).
-func constTypes(tp Tuple) []Type {
-	var types []Type
-	for _, e := range tp.Elems {
-		e.Walk(func(x *Expr) bool {
-			if x.Op == OpK {
-				for len(types) <= x.Index {
-					types = append(types, x.Type)
-				}
-				types[x.Index] = x.Type
-			}
-			return true
-		})
-	}
-	return types
-}
-
-// EdgeValues returns the values of t that random testing favours: 0,
-// ±1, ±2, the least and greatest values and their neighbours for
-// integers; ±0, ±1, ±2, 0.5, 3, ±inf, NaN, the greatest finite and the
-// least denormal magnitudes for floats; false and true for Bool.
-func EdgeValues(t Type) []Value {
-	return slices.Clone(edgeValues[t])
-}
-
-var edgeValues = func() (out [numTypes][]Value) {
-	for t := range numTypes {
-		out[t] = makeEdgeValues(t)
-	}
-	return out
-}()
-
-func makeEdgeValues(t Type) []Value {
-	switch {
-	case t == Bool:
-		return []Value{0, 1}
-	case t.Float():
-		fs := []float64{0, math.Copysign(0, -1), 1, -1, 2, -2, 0.5, 3, math.Inf(1), math.Inf(-1), math.NaN()}
-		if t == Float32 {
-			fs = append(fs, math.MaxFloat32, -math.MaxFloat32, math.SmallestNonzeroFloat32)
-		} else {
-			fs = append(fs, math.MaxFloat64, -math.MaxFloat64, math.SmallestNonzeroFloat64)
-		}
-		out := make([]Value, len(fs))
-		for i, f := range fs {
-			out[i] = FloatValue(f, t)
-		}
-		out[len(out)-4] = canonicalNaN(t)
-		return out
-	}
-	lo, hi := minValue(t), maxValue(t)
-	return []Value{0, 1, IntValue(-1, t), 2, IntValue(-2, t), lo, hi, (lo + 1) & mask(t), (hi - 1) & mask(t)}
-}
-
-// sample draws a value of t: an edge value half of the time, a small
-// value (−8 … 8, or a multiple of 1/4 for floats) a quarter, uniform
-// bits otherwise.
-func sample(t Type, rng *rand.Rand) Value {
-	switch r := rng.IntN(4); {
-	case r < 2:
-		edges := edgeValues[t]
-		return edges[rng.IntN(len(edges))]
-	case r == 2:
-		i := rng.Int64N(17) - 8
-		if t.Float() {
-			return FloatValue(float64(rng.Int64N(65)-32)/4, t)
-		}
-		if t == Bool {
-			return Value(i & 1)
-		}
-		return IntValue(i, t)
-	}
-	return Value(rng.Uint64()) & mask(t)
 }

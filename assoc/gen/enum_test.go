@@ -1,14 +1,16 @@
-package assoc
+package gen
 
 import (
 	"hash/fnv"
 	"testing"
+
+	"nestor/assoc"
 )
 
 // enumCase is one enumeration the tests run: small enough to take well
 // under a second.
 type enumCase struct {
-	t         Type
+	t         assoc.Type
 	ops       Ops
 	maxLeaves int
 	size      int
@@ -16,15 +18,15 @@ type enumCase struct {
 
 func enumCases() []enumCase {
 	return []enumCase{
-		{Int32, DefaultOps(Int32), 4, 1},
-		{Int32, AllOps(Int32), 4, 1},
-		{Int32, DefaultOps(Int32), 4, 2},
-		{Uint8, DefaultOps(Uint8), 4, 1},
-		{Int64, DefaultOps(Int64), 4, 2},
-		{Bool, DefaultOps(Bool), 5, 1},
-		{Bool, DefaultOps(Bool), 4, 2},
-		{Float32, AllOps(Float32), 4, 1},
-		{Float64, DefaultOps(Float64), 4, 2},
+		{assoc.Int32, DefaultOps(assoc.Int32), 4, 1},
+		{assoc.Int32, AllOps(assoc.Int32), 4, 1},
+		{assoc.Int32, DefaultOps(assoc.Int32), 4, 2},
+		{assoc.Uint8, DefaultOps(assoc.Uint8), 4, 1},
+		{assoc.Int64, DefaultOps(assoc.Int64), 4, 2},
+		{assoc.Bool, DefaultOps(assoc.Bool), 5, 1},
+		{assoc.Bool, DefaultOps(assoc.Bool), 4, 2},
+		{assoc.Float32, AllOps(assoc.Float32), 4, 1},
+		{assoc.Float64, DefaultOps(assoc.Float64), 4, 2},
 	}
 }
 
@@ -35,10 +37,10 @@ func TestEnumerateCanonical(t *testing.T) {
 	for _, c := range enumCases() {
 		seen := map[string]bool{}
 		last, n := 0, 0
-		EnumerateOps(c.t, c.ops, c.maxLeaves, c.size, func(tp Tuple) bool {
+		EnumerateOps(c.t, c.ops, c.maxLeaves, c.size, func(tp assoc.Tuple) bool {
 			n++
 			s := tp.String()
-			switch l := tupleLeaves(tp); {
+			switch l := tp.Leaves(); {
 			case len(tp.Elems) != c.size:
 				t.Errorf("%v: %s has %d elements, want %d", c.t, s, len(tp.Elems), c.size)
 			case l > c.maxLeaves || l < last:
@@ -50,7 +52,7 @@ func TestEnumerateCanonical(t *testing.T) {
 				t.Errorf("%v: %s emitted twice", c.t, s)
 			}
 			seen[s] = true
-			canon := CanonTuple(tp)
+			canon := assoc.CanonTuple(tp)
 			for i := range tp.Elems {
 				if !canon.Elems[i].Equal(tp.Elems[i]) {
 					t.Errorf("%v: %s is not canonical: %s", c.t, s, canon)
@@ -61,8 +63,8 @@ func TestEnumerateCanonical(t *testing.T) {
 				if !readsBoth(e) {
 					t.Errorf("%v: %s: an element does not read both x and y", c.t, s)
 				}
-				e.Walk(func(x *Expr) bool {
-					if x.Type != c.t && !(x.Type == Bool && x.Op >= OpLT && x.Op <= OpNE) && !(x.Type == Bool && len(x.Args) == 0 && c.t == Bool) {
+				e.Walk(func(x *assoc.Expr) bool {
+					if x.Type != c.t && !(x.Type == assoc.Bool && x.Op >= assoc.OpLT && x.Op <= assoc.OpNE) && !(x.Type == assoc.Bool && len(x.Args) == 0 && c.t == assoc.Bool) {
 						t.Errorf("%v: %s: node %v of type %v", c.t, s, x.Op, x.Type)
 					}
 					return true
@@ -88,7 +90,7 @@ func TestEnumerateDeterministic(t *testing.T) {
 	run := func(c enumCase) (uint64, int) {
 		h := fnv.New64a()
 		n := 0
-		EnumerateOps(c.t, c.ops, c.maxLeaves, c.size, func(tp Tuple) bool {
+		EnumerateOps(c.t, c.ops, c.maxLeaves, c.size, func(tp assoc.Tuple) bool {
 			h.Write([]byte(tp.String() + "\n"))
 			n++
 			return true
@@ -102,7 +104,7 @@ func TestEnumerateDeterministic(t *testing.T) {
 			t.Errorf("%v ≤%d: two runs differ (%d and %d tuples)", c.t, c.maxLeaves, n1, n2)
 		}
 		stopAt, got := n1/2, 0
-		EnumerateOps(c.t, c.ops, c.maxLeaves, c.size, func(Tuple) bool { got++; return got < stopAt })
+		EnumerateOps(c.t, c.ops, c.maxLeaves, c.size, func(assoc.Tuple) bool { got++; return got < stopAt })
 		if got != stopAt {
 			t.Errorf("%v: emit returned false at %d, enumeration went on to %d", c.t, stopAt, got)
 		}
@@ -113,7 +115,7 @@ func TestEnumerateDeterministic(t *testing.T) {
 // two ways of the same size both are (x - (k - y) and x + y - k).
 func TestEnumerateTrivial(t *testing.T) {
 	got := map[string]bool{}
-	EnumerateOps(Int32, AllOps(Int32), 4, 1, func(tp Tuple) bool { got[tp.String()] = true; return true })
+	EnumerateOps(assoc.Int32, AllOps(assoc.Int32), 4, 1, func(tp assoc.Tuple) bool { got[tp.String()] = true; return true })
 	for _, s := range []string{
 		"x + y", "x * y", "min(x, y)", "max(x, y)", "x & y", "x | y", "x ^ y",
 		"max(min(x, k), y)", "min(max(x, k), y)", "max(x, min(y, k))", "min(x, max(y, k))",
@@ -139,7 +141,7 @@ func TestEnumerateTrivial(t *testing.T) {
 }
 
 func TestOpsString(t *testing.T) {
-	for _, ty := range Types() {
+	for _, ty := range assoc.Types() {
 		for _, ops := range []Ops{DefaultOps(ty), AllOps(ty)} {
 			back, err := ParseOps(ops.String(), ty)
 			if err != nil || back.String() != ops.String() {
@@ -147,10 +149,10 @@ func TestOpsString(t *testing.T) {
 			}
 		}
 	}
-	if _, err := ParseOps("+ %", Float32); err == nil {
+	if _, err := ParseOps("+ %", assoc.Float32); err == nil {
 		t.Errorf("%% accepted for float32")
 	}
-	if _, err := ParseOps("+ frob", Int32); err == nil {
+	if _, err := ParseOps("+ frob", assoc.Int32); err == nil {
 		t.Errorf("frob accepted")
 	}
 }
@@ -169,7 +171,7 @@ func TestDecomposable(t *testing.T) {
 		{"{x0 + y0, x0 + x1 + y1, x2 + y2 + x1}", false},     // 2 reaches 1 reaches 0
 		{"{x0 + y0 + x1, x1 + y1 + x0, x2 * y2 + x2}", true}, // {0,1} and {2}
 	} {
-		tp, err := ParseTuple(c.src, Int32)
+		tp, err := assoc.ParseTuple(c.src, assoc.Int32)
 		if err != nil {
 			t.Fatalf("%s: %v", c.src, err)
 		}
@@ -179,16 +181,16 @@ func TestDecomposable(t *testing.T) {
 	}
 }
 
-func BenchmarkEnumerateInt32Leaves4(b *testing.B) { benchEnumerate(b, Int32, 4, 1) }
-func BenchmarkEnumerateInt32Leaves5(b *testing.B) { benchEnumerate(b, Int32, 5, 1) }
-func BenchmarkEnumerateInt32Pairs5(b *testing.B)  { benchEnumerate(b, Int32, 5, 2) }
+func BenchmarkEnumerateInt32Leaves4(b *testing.B) { benchEnumerate(b, assoc.Int32, 4, 1) }
+func BenchmarkEnumerateInt32Leaves5(b *testing.B) { benchEnumerate(b, assoc.Int32, 5, 1) }
+func BenchmarkEnumerateInt32Pairs5(b *testing.B)  { benchEnumerate(b, assoc.Int32, 5, 2) }
 
 var sinkCount int
 
-func benchEnumerate(b *testing.B, t Type, leaves, size int) {
+func benchEnumerate(b *testing.B, t assoc.Type, leaves, size int) {
 	for b.Loop() {
 		n := 0
-		Enumerate(t, leaves, size, func(Tuple) bool { n++; return true })
+		Enumerate(t, leaves, size, func(assoc.Tuple) bool { n++; return true })
 		sinkCount = n
 	}
 	b.ReportMetric(float64(sinkCount), "candidates")

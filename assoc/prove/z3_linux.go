@@ -1,4 +1,4 @@
-package assoc
+package prove
 
 import (
 	"os/exec"
