@@ -22,11 +22,13 @@ import (
 // reaches it:
 //
 //  1. random evaluation of f(f(a,b),c) = f(a,f(b,c)) on Samples draws
-//     with edge values (RandomAssociative); for floats, IEEE evaluation
-//     first and, when it fails, evaluation over the reals
-//     (RealRandomAssociative), which makes the candidate a RealOnly one;
+//     with edge values (assoc.RandomAssociative); for floats, IEEE
+//     evaluation first and, when it fails, evaluation over the reals
+//     (assoc.RealRandomAssociative), which makes the candidate a
+//     RealOnly one;
 //  2. a dependence on both x and y in value, not only in syntax
-//     (RandomReadsBoth: x*y/y + min(x,k) is a projection in disguise);
+//     (assoc.RandomReadsBoth: x*y/y + min(x,k) is a projection in
+//     disguise);
 //  3. rejection of decomposable tuples (Decomposable);
 //  4. a Z3 proof of associativity. For int32 and int64, whose arithmetic
 //     is assumed not to overflow, the proof with wrap-around comes first:
@@ -627,7 +629,7 @@ const prescreenPoints = 200
 // identityPlausible reports whether tp may have a two-sided identity that
 // Prover.Identity would find: tp reads no k (Z3 may then find an
 // identity outside the candidates), or some combination of the
-// candidates of IdentityCandidates (a candidate per element) passes
+// candidates of prove.IdentityCandidates (a candidate per element) passes
 // random tests: f(e, v) = v and f(v, e) = v, both defined, at random v
 // and k. When it reports false, the generator records no identity
 // without asking Z3; Z3 would have found none either, as its candidates

@@ -486,8 +486,9 @@ func (p *Prover) IsIdentity(f assoc.Tuple, e []*assoc.Expr, side Side) (Result, 
 
 // IdentityExists decides with the quantified query of Identity alone,
 // without its candidate search, whether some value is an identity of f
-// on side: Refuted proves that none is (for some k, when the query that
-// sharpens an Unknown finds one; SetSkipMissing), Proved gives one.
+// on side: Refuted proves that no value is one, for any k or, by a
+// second query that SetSkipMissing leaves out, for some k (Reason says
+// which); Proved gives one when f reads no k; Unknown otherwise.
 func (p *Prover) IdentityExists(f assoc.Tuple, side Side) (IdentityResult, error) {
 	if err := f.Validate(); err != nil {
 		return IdentityResult{}, err

@@ -51,6 +51,37 @@ func Z3Path() (string, error) {
 	return p, nil
 }
 
+var z3Version struct {
+	once sync.Once
+	v    string
+	err  error
+}
+
+// Z3Version returns the version of the installed z3 ("4.8.12").
+func Z3Version() (string, error) {
+	z3Version.once.Do(func() {
+		path, err := Z3Path()
+		if err != nil {
+			z3Version.err = err
+			return
+		}
+		b, err := exec.Command(path, "--version").Output()
+		out := string(b)
+		if err != nil {
+			z3Version.err = fmt.Errorf("assoc: z3 --version: %v", err)
+			return
+		}
+		// "Z3 version 4.8.12 - 64 bit"
+		f := strings.Fields(out)
+		if len(f) < 3 {
+			z3Version.err = fmt.Errorf("assoc: z3 --version said %q", out)
+			return
+		}
+		z3Version.v = f[2]
+	})
+	return z3Version.v, z3Version.err
+}
+
 // solver is one running z3 -in process.
 type z3Process struct {
 	cmd   *exec.Cmd
@@ -535,35 +566,4 @@ func (x sexp) String() string {
 		parts[i] = y.String()
 	}
 	return "(" + strings.Join(parts, " ") + ")"
-}
-
-var z3Version struct {
-	once sync.Once
-	v    string
-	err  error
-}
-
-// Z3Version returns the version of the installed z3 ("4.8.12").
-func Z3Version() (string, error) {
-	z3Version.once.Do(func() {
-		path, err := Z3Path()
-		if err != nil {
-			z3Version.err = err
-			return
-		}
-		b, err := exec.Command(path, "--version").Output()
-		out := string(b)
-		if err != nil {
-			z3Version.err = fmt.Errorf("assoc: z3 --version: %v", err)
-			return
-		}
-		// "Z3 version 4.8.12 - 64 bit"
-		f := strings.Fields(out)
-		if len(f) < 3 {
-			z3Version.err = fmt.Errorf("assoc: z3 --version said %q", out)
-			return
-		}
-		z3Version.v = f[2]
-	})
-	return z3Version.v, z3Version.err
 }

@@ -2,9 +2,7 @@
 
 package prove
 
-import (
-	"os/exec"
-)
+import "os/exec"
 
 // dieWithParent does nothing where the system offers no parent-death
 // signal.
