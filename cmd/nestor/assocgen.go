@@ -45,7 +45,7 @@ continue. Needs z3 (Debian's package z3).
 --classes groups the candidates that reach Z3 by their values on fixed
 points: one proof per class, each other member shown equal to it (normal
 forms, else one Z3 query) and given its identity and commutativity
-(assoc/genclass.go). --min-leaves L with --merge FILE extends a table:
+(assoc/gen/genclass.go). --min-leaves L with --merge FILE extends a table:
 only candidates of L leaves and more are generated, and FILE's entries
 are kept (its hand primitives too with --hand=false). --from-journal
 FILE writes the table of what the journal of a run still going on or
