@@ -200,6 +200,17 @@ var (
 	host     Machine
 )
 
+// Typical returns a fixed machine, the same wherever nestor runs: an x86
+// core with AVX2 (16 vector registers of 32 bytes) and the default cache
+// sizes. Code laid out for it does not depend on the host, which is what
+// a caller that names no machine gets.
+func Typical() Machine {
+	m := Machine{Cores: 1, L1: defaultL1, L2: defaultL2, L3: defaultL3, VectorRegs: 16, VectorBytes: 32,
+		CPU: "typical x86-64 (AVX2)", LogicalCores: 1, PhysicalCores: 1}
+	m.Fingerprint = fingerprint(m)
+	return m
+}
+
 // Host returns the machine nestor runs on, read once from /proc/cpuinfo
 // and /sys/devices/system/cpu/cpu0/cache (Linux); sizes the system does
 // not report take the defaults. It measures nothing: its throughputs and

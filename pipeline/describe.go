@@ -38,7 +38,7 @@ func Describe(f *frontend.File, k int, opt Options, fusions []sched.Fusion) ([]*
 		return nil, err
 	}
 	origPar := sched.OriginalParallel(s.Prog, g).AnyParallel()
-	plan := sched.Plan{Tile: opt.Tile, Reorder: true, Machine: opt.Machine}
+	plan := sched.Plan{Tile: opt.Tile, Reorder: true, Machine: opt.Target()}
 	for _, n := range opt.TileSizes {
 		plan.Sizes = append(plan.Sizes, int64(n))
 	}

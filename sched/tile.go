@@ -28,8 +28,9 @@ type Plan struct {
 	// second one parallel: tiles on one wavefront run in any order.
 	Wavefront bool
 	// Machine is the machine the tile sizes are chosen for (its L2
-	// cache); the zero Machine means model.Host().
-	Machine *model.Machine
+	// cache), passed in by the caller; the zero Machine means
+	// model.Typical(), never the host the scheduler happens to run on.
+	Machine model.Machine
 	// Bands overrides the rules above band by band: Bands[b-1] is the
 	// decision for the band LoopInfo.Band calls b (the permutable bands
 	// of two or more loop dimensions, outermost first). A missing entry,
@@ -81,10 +82,10 @@ func (t Tristate) Or(def bool) bool {
 
 // machine returns the machine of the plan.
 func (plan Plan) machine() model.Machine {
-	if plan.Machine != nil {
-		return *plan.Machine
+	if plan.Machine.L2 == 0 {
+		return model.Typical()
 	}
-	return model.Host()
+	return plan.Machine
 }
 
 // band returns the plan's decisions for band b (1-based), zero when none.
@@ -137,6 +138,69 @@ func (li LoopInfo) ParallelFor(stmts []int) bool {
 // themselves, point loops among themselves) keeps the dependences
 // lexicographically positive.
 func ApplyPlan(p *ir.Program, sc *Schedule, plan Plan) (*ir.Program, []LoopInfo, error) {
+	return apply(p, sc, func(loops []int, olds [][]ir.Aff) []Layout { return decide(p, sc, loops, olds, plan) })
+}
+
+// ApplyLayouts rewrites p in the order of sc, its loop groups laid out as
+// lays say (one per group, as Decide returns them).
+func ApplyLayouts(p *ir.Program, sc *Schedule, lays []Layout) (*ir.Program, []LoopInfo, error) {
+	loops := sc.loopDims()
+	groups := loopGroups(sc, loops)
+	if len(lays) != len(groups) {
+		return nil, nil, fmt.Errorf("sched: %d layouts for %d loop groups", len(lays), len(groups))
+	}
+	sinks := 0
+	for gi, g := range groups {
+		if err := lays[gi].check(sc, loops, g); err != nil {
+			return nil, nil, fmt.Errorf("sched: layout %d: %w", gi, err)
+		}
+		if lays[gi].Sink >= 0 {
+			sinks++
+		}
+	}
+	if sinks > 1 {
+		return nil, nil, fmt.Errorf("sched: %d layouts sink a loop, at most one may", sinks)
+	}
+	return apply(p, sc, func([]int, [][]ir.Aff) []Layout { return lays })
+}
+
+// check reports why l is not a layout of group g (indices into loops),
+// nil when it is one: its dimensions are the group's, its orders are
+// permutations, its tile sizes positive, and what it tiles, skews or sinks
+// may be (a band of two or more dimensions; a tiled one; a loop that
+// carries no dependence, which may move anywhere inside).
+func (l Layout) check(sc *Schedule, loops, g []int) error {
+	if len(l.Dims) != len(g) {
+		return fmt.Errorf("%d dimensions, the group has %d", len(l.Dims), len(g))
+	}
+	for n, j := range g {
+		if l.Dims[n] != loops[j] {
+			return fmt.Errorf("dimension %d is %d, the group's is %d", n, l.Dims[n], loops[j])
+		}
+	}
+	if !ValidOrder(l.Order, len(g)) {
+		return fmt.Errorf("order %v is not a permutation of the %d dimensions", l.Order, len(g))
+	}
+	if l.Tile {
+		if len(g) < 2 {
+			return fmt.Errorf("a loop alone is not tiled")
+		}
+		if !ValidOrder(l.Tiles, len(g)) || len(l.Sizes) != len(g) || slices.ContainsFunc(l.Sizes, func(s int64) bool { return s < 1 }) {
+			return fmt.Errorf("tiles %v with sizes %v: want a permutation and a positive size per dimension", l.Tiles, l.Sizes)
+		}
+	} else if l.Wavefront {
+		return fmt.Errorf("a wavefront of tiles needs tiles")
+	}
+	if l.Sink < -1 || l.Sink >= 0 && (l.Sink >= len(g) || !sc.Coincident[l.Dims[l.Sink]].All) {
+		return fmt.Errorf("sink %d: only a dimension that carries no dependence may move innermost", l.Sink)
+	}
+	return nil
+}
+
+// apply rewrites p in the order of sc, laid out as the layouts that
+// decide returns given the loop dimensions of sc and each statement's
+// counters over them.
+func apply(p *ir.Program, sc *Schedule, decide func(loops []int, olds [][]ir.Aff) []Layout) (*ir.Program, []LoopInfo, error) {
 	loops := sc.loopDims()
 	m := len(loops)
 	olds := make([][]ir.Aff, len(p.Stmts))
@@ -149,7 +213,7 @@ func ApplyPlan(p *ir.Program, sc *Schedule, plan Plan) (*ir.Program, []LoopInfo,
 			return nil, nil, fmt.Errorf("sched: %s: %w", s.Name, err)
 		}
 	}
-	lay := layout(p, sc, loops, olds, plan)
+	lay := build(sc, loops, decide(loops, olds))
 	names := timeNames(p, len(lay.info))
 	bs := betas(sc, loops)
 	out := &ir.Program{Params: p.Params, Arrays: p.Arrays, Context: p.Context, Vars: p.Vars}
@@ -222,12 +286,56 @@ func loopGroups(sc *Schedule, loops []int) [][]int {
 	return groups
 }
 
-// layout decides the order of the counters.
-func layout(p *ir.Program, sc *Schedule, loops []int, olds [][]ir.Aff, plan Plan) *planLayout {
-	m := len(loops)
+// A Layout is every decision ApplyPlan takes for one group of loop
+// dimensions of a schedule: a permutable band of two or more dimensions,
+// or a loop alone. Decide fills the layouts of a schedule from a Plan's
+// rules and overrides; ApplyLayouts lays the program out as they say. Any
+// order and any tiling of a band is legal, so a search may change them
+// freely (keeping Dims and Band).
+type Layout struct {
+	// Dims are the group's time dimensions, in band order.
+	Dims []int
+	// Band is LoopInfo.Band of the group's loops: 1 + the index of the
+	// band among those of two or more dimensions, 0 for a loop alone.
+	Band int
+	// Order lists the point loops, outermost first, as indices into Dims.
+	Order []int
+	// Tile says whether the band is tiled (only a band of two or more
+	// dimensions is); Tiles then lists its tile loops outermost first (as
+	// indices into Dims) and Sizes the tile size of each dimension, in
+	// band order.
+	Tile  bool
+	Tiles []int
+	Sizes []int64
+	// Wavefront skews the first two tile loops: T1 + T2 replaces T1, and
+	// the second one carries no dependence of the band.
+	Wavefront bool
+	// Sink, when not −1, moves the point loop of Dims[Sink] below every
+	// later loop, innermost (see sinkParallel); at most one group of a
+	// schedule has one.
+	Sink int
+}
+
+// Decide returns the layouts of the loop groups of sc (outermost first)
+// that plan's rules and band overrides choose.
+func Decide(p *ir.Program, sc *Schedule, plan Plan) ([]Layout, error) {
+	loops := sc.loopDims()
+	olds := make([][]ir.Aff, len(p.Stmts))
+	for si, s := range p.Stmts {
+		var err error
+		if olds[si], _, _, err = stmtMap(p, s, sc.Rows[si], loops); err != nil {
+			return nil, fmt.Errorf("sched: %s: %w", s.Name, err)
+		}
+	}
+	return decide(p, sc, loops, olds, plan), nil
+}
+
+// decide is Decide given the loop dimensions of sc and each statement's
+// counters over them (olds).
+func decide(p *ir.Program, sc *Schedule, loops []int, olds [][]ir.Aff, plan Plan) []Layout {
 	groups := loopGroups(sc, loops)
-	lay := &planLayout{pos: make([]int, m), skew: map[int]int{}}
 	parallel := parallelIn(sc, loops)
+	lays := make([]Layout, len(groups))
 	bands, sink := 0, plan.Reorder
 	for gi, g := range groups {
 		band := 0
@@ -236,6 +344,10 @@ func layout(p *ir.Program, sc *Schedule, loops []int, olds [][]ir.Aff, plan Plan
 			band = bands
 		}
 		bp := plan.band(band)
+		lay := Layout{Band: band, Sink: -1}
+		for _, j := range g {
+			lay.Dims = append(lay.Dims, loops[j])
+		}
 		points := slices.Clone(g)
 		switch {
 		case len(g) > 1 && ValidOrder(bp.Order, len(g)):
@@ -246,7 +358,9 @@ func layout(p *ir.Program, sc *Schedule, loops []int, olds [][]ir.Aff, plan Plan
 		case plan.Reorder && len(g) > 1:
 			points = innermostLast(p, sc, loops, olds, g)
 		}
+		lay.Order = indices(g, points)
 		if bp.Tile.Or(plan.Tile) && len(g) > 1 {
+			lay.Tile = true
 			tiles := slices.Clone(g)
 			if plan.Reorder {
 				// A parallel tile loop outermost: its loop becomes the
@@ -260,6 +374,7 @@ func layout(p *ir.Program, sc *Schedule, loops []int, olds [][]ir.Aff, plan Plan
 					tiles = append([]int{j}, slices.Delete(tiles, k, k+1)...)
 				}
 			}
+			lay.Tiles = indices(g, tiles)
 			override := slices.Clone(plan.Sizes)
 			for n, sz := range bp.Sizes {
 				if sz > 0 {
@@ -269,39 +384,85 @@ func layout(p *ir.Program, sc *Schedule, loops []int, olds [][]ir.Aff, plan Plan
 					override[n] = sz
 				}
 			}
-			sizes := TileSizes(p, olds, g, points[len(points)-1], override, plan.machine())
+			lay.Sizes = TileSizes(p, olds, g, points[len(points)-1], override, plan.machine())
+			lay.Wavefront = bp.Wavefront.Or(plan.Wavefront) && !slices.ContainsFunc(g, parallel) && !eachParallel(p, sc, loops, g)
+		}
+		lays[gi] = lay
+	}
+	if sink {
+		// Where the laid-out loops call for it, one parallel point loop
+		// sinks innermost.
+		built := build(sc, loops, lays)
+		if c := built.sinkCandidate(p, sc, loops, olds); c >= 0 {
+			j := slices.Index(built.pos, c)
+			for gi, g := range groups {
+				if k := slices.Index(g, j); k >= 0 {
+					lays[gi].Sink = k
+				}
+			}
+		}
+	}
+	return lays
+}
+
+// indices returns the position in g of each element of sub.
+func indices(g, sub []int) []int {
+	out := make([]int, len(sub))
+	for n, j := range sub {
+		out[n] = slices.Index(g, j)
+	}
+	return out
+}
+
+// build lays the counters out as lays say: the positions of the point and
+// tile counters, their LoopInfo, and the wavefront skews.
+func build(sc *Schedule, loops []int, lays []Layout) *planLayout {
+	jOf := map[int]int{} // time dim → loop index
+	for j, k := range loops {
+		jOf[k] = j
+	}
+	lay := &planLayout{pos: make([]int, len(loops)), skew: map[int]int{}}
+	sinkJ := -1
+	for gi, l := range lays {
+		g := make([]int, len(l.Dims))
+		for n, k := range l.Dims {
+			g[n] = jOf[k]
+		}
+		if l.Tile {
 			first := len(lay.info)
-			for _, j := range tiles {
+			for _, k := range l.Tiles {
+				j := g[k]
 				at := len(lay.info)
-				size := sizes[slices.Index(g, j)]
-				lay.tiles = append(lay.tiles, tileLoop{at: at, j: j, size: size})
-				lay.info = append(lay.info, LoopInfo{Coincident: sc.Coincident[loops[j]], Tile: true, Size: size, Dim: loops[j], Band: band})
+				lay.tiles = append(lay.tiles, tileLoop{at: at, j: j, size: l.Sizes[k]})
+				lay.info = append(lay.info, LoopInfo{Coincident: sc.Coincident[loops[j]], Tile: true, Size: l.Sizes[k], Dim: loops[j], Band: l.Band})
 				lay.start = append(lay.start, -1)
 				lay.group = append(lay.group, gi)
 			}
 			lay.start[first] = g[0]
-			if bp.Wavefront.Or(plan.Wavefront) && !slices.ContainsFunc(g, parallel) && !eachParallel(p, sc, loops, g) {
-				// T1 + T2 replaces T1; T2 then carries no dependence of
-				// the band (distances are non-negative in both).
+			if l.Wavefront {
 				lay.skew[first] = first + 1
 				lay.info[first].Coincident = Coincidence{}
 				lay.info[first].Wavefront = true
 				lay.info[first+1].Coincident = Coincidence{All: true}
 			}
 		}
-		for n, j := range points {
+		for n, k := range l.Order {
+			j := g[k]
 			lay.pos[j] = len(lay.info)
-			lay.info = append(lay.info, LoopInfo{Coincident: sc.Coincident[loops[j]], Dim: loops[j], Band: band})
+			lay.info = append(lay.info, LoopInfo{Coincident: sc.Coincident[loops[j]], Dim: loops[j], Band: l.Band})
 			lay.group = append(lay.group, gi)
-			if n == 0 && !(bp.Tile.Or(plan.Tile) && len(g) > 1) {
+			if n == 0 && !l.Tile {
 				lay.start = append(lay.start, g[0])
 			} else {
 				lay.start = append(lay.start, -1)
 			}
 		}
+		if l.Sink >= 0 {
+			sinkJ = g[l.Sink]
+		}
 	}
-	if sink {
-		lay.sinkParallel(p, sc, loops, olds)
+	if sinkJ >= 0 {
+		lay.moveLast(lay.pos[sinkJ])
 	}
 	return lay
 }
@@ -322,6 +483,9 @@ func ValidOrder(order []int, n int) bool {
 	return true
 }
 
+// sinkCandidate returns the counter of a parallel point loop to move
+// below the loops of later groups (sinkParallel), −1 for none.
+//
 // sinkParallel moves a parallel point loop below the loops of later groups
 // nested in it (to the innermost position) when its accesses run along
 // rows where the innermost loop's jump across them: symm's update
@@ -340,10 +504,10 @@ func ValidOrder(order []int, n int) bool {
 // The candidate must not be the innermost loop's group, and the loop that
 // scores best over the statements with loops below it (innermostLast's
 // stride score) must beat the innermost loop's score.
-func (lay *planLayout) sinkParallel(p *ir.Program, sc *Schedule, loops []int, olds [][]ir.Aff) {
+func (lay *planLayout) sinkCandidate(p *ir.Program, sc *Schedule, loops []int, olds [][]ir.Aff) int {
 	n := len(lay.info)
 	if n < 2 || lay.info[n-1].Tile {
-		return
+		return -1
 	}
 	loopAt := make([]int, n) // loop index of a point counter, −1 for a tile one
 	for c := range loopAt {
@@ -381,9 +545,7 @@ func (lay *planLayout) sinkParallel(p *ir.Program, sc *Schedule, loops []int, ol
 			best, bestScore = c, score
 		}
 	}
-	if best >= 0 {
-		lay.moveLast(best)
-	}
+	return best
 }
 
 // moveLast moves counter c to the innermost position, handing its beta

@@ -7,7 +7,6 @@ import (
 	"strconv"
 
 	"nestor/frontend"
-	"nestor/model"
 	"nestor/pipeline"
 	"nestor/sched"
 )
@@ -147,10 +146,7 @@ func (r *Region) build() {
 		}
 	}
 	if len(r.variants) > 0 && r.Opt.UnrollJam {
-		host := model.Host()
-		if r.Opt.Machine != nil {
-			host = *r.Opt.Machine
-		}
+		host := r.Opt.Target()
 		regs := max(host.VectorRegs, 16)
 		rows, cols := host.RegisterTile()
 		names := []string{"-", "1x1"}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"nestor/frontend"
+	"nestor/model"
 	"nestor/pipeline"
 	"nestor/sched"
 )
@@ -72,7 +73,7 @@ func (s *sourceFlags) options(w io.Writer) (pipeline.Options, error) {
 		Align: s.align, Tile: s.schedule && s.tile && !s.notile, Parallel: s.schedule && s.parallel && !s.nopar,
 		UnrollJam: s.schedule && s.unrollJam, KeepCached: s.keepCached,
 		Rfactor: !s.norfactor, AssocMath: s.assocMath, Wrap: s.wrap, Reroll: s.reroll, Share: s.share, ForkOnce: s.forkOnce,
-		Expand: s.schedule && s.expand}
+		Expand: s.schedule && s.expand, Machine: model.Host()}
 	if s.schedBudget < 1 || s.schedBudget > 1e15 {
 		return o, usageError{fmt.Sprintf("--sched-budget %g: want a number of work units between 1 and 1e15", s.schedBudget)}
 	}
