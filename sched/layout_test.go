@@ -120,7 +120,10 @@ func TestLayoutCheck(t *testing.T) {
 	}{
 		{"layouts for", func(l []Layout) []Layout { return append(l, l[0]) }},
 		{"not a permutation", func(l []Layout) []Layout { l[0].Order = []int{0, 0, 1}; return l }},
-		{"positive size", func(l []Layout) []Layout { l[0].Tile, l[0].Tiles, l[0].Sizes = true, []int{0, 1, 2}, []int64{4, 0, 4}; return l }},
+		{"positive size", func(l []Layout) []Layout {
+			l[0].Tile, l[0].Tiles, l[0].Sizes = true, []int{0, 1, 2}, []int64{4, 0, 4}
+			return l
+		}},
 		{"needs tiles", func(l []Layout) []Layout { l[0].Tile, l[0].Wavefront = false, true; return l }},
 		{"carries no dependence", func(l []Layout) []Layout {
 			l[0].Sink = slices.IndexFunc(l[0].Dims, func(d int) bool { return !sc.Coincident[d].All })
