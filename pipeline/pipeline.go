@@ -188,6 +188,9 @@ type region struct {
 	// loops describes the counters of Prog once a schedule is applied
 	// (nil in the original order: no loop is known to be parallel).
 	loops []sched.LoopInfo
+	// layouts are the loop groups' layouts of the schedule Prog has (nil
+	// in an original order).
+	layouts []sched.Layout
 	// reductions are the loops to print factored (pass rfactor).
 	reductions []*ir.Reduction
 	// graph holds the dependences of Prog once computed (dependences
@@ -332,6 +335,9 @@ type View struct {
 	// original order without parallel loops).
 	Prog  *ir.Program
 	Loops []sched.LoopInfo
+	// Layouts are the layouts of Schedule's loop groups that Prog has
+	// (nil when the region keeps an original order).
+	Layouts []sched.Layout
 	// reductions are the loops generation prints factored.
 	reductions []*ir.Reduction
 }
@@ -345,7 +351,7 @@ func Inspect(f *frontend.File, opt Options) ([]View, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, View{Scop: orig, Scheduled: s.scheduled, Schedule: s.sched, Kept: s.kept, Prog: s.Prog, Loops: s.loops, reductions: s.reductions})
+		out = append(out, View{Scop: orig, Scheduled: s.scheduled, Schedule: s.sched, Kept: s.kept, Prog: s.Prog, Loops: s.loops, Layouts: s.layouts, reductions: s.reductions})
 	}
 	return out, nil
 }
@@ -570,13 +576,18 @@ func schedule(s *region, opt *Options) error {
 	for _, n := range opt.TileSizes {
 		plan.Sizes = append(plan.Sizes, int64(n))
 	}
-	p, loops, err := sched.ApplyPlan(s.Prog, sc, plan)
+	lays, err := sched.Decide(s.Prog, sc, plan)
+	var p *ir.Program
+	var loops []sched.LoopInfo
+	if err == nil {
+		p, loops, err = sched.ApplyLayouts(s.Prog, sc, lays)
+	}
 	if err != nil {
 		opt.note(s.Scop, "kept the original order: %v", err)
 		s.kept = fmt.Sprintf("the original order: %v", err)
 		return nil
 	}
-	s.Prog, s.loops = p, loops
+	s.Prog, s.loops, s.layouts = p, loops, lays
 	return nil
 }
 

@@ -923,34 +923,23 @@ type BandInfo struct {
 // BandPlans, in the order of LoopInfo.Band, with the decisions the rules
 // of plan take for each.
 func DescribeBands(p *ir.Program, sc *Schedule, plan Plan) ([]BandInfo, error) {
-	loops := sc.loopDims()
-	olds := make([][]ir.Aff, len(p.Stmts))
-	for si, s := range p.Stmts {
-		var err error
-		if olds[si], _, _, err = stmtMap(p, s, sc.Rows[si], loops); err != nil {
-			return nil, fmt.Errorf("sched: %s: %w", s.Name, err)
-		}
+	// The rules' layouts with every band tiled and skewed where it may
+	// be: their orders, sizes and wavefronts are what the rules choose.
+	plan.Bands, plan.Tile, plan.Wavefront = nil, true, true
+	lays, err := Decide(p, sc, plan)
+	if err != nil {
+		return nil, err
 	}
 	var out []BandInfo
-	for _, g := range loopGroups(sc, loops) {
-		if len(g) < 2 {
+	for _, l := range lays {
+		if l.Band == 0 {
 			continue
 		}
-		bi := BandInfo{}
-		for _, j := range g {
-			bi.Dims = append(bi.Dims, loops[j])
-			bi.Parallel = append(bi.Parallel, sc.Coincident[loops[j]].All)
-			bi.Names = append(bi.Names, dimName(p, sc, loops[j]))
+		bi := BandInfo{Dims: l.Dims, Order: l.Order, Sizes: l.Sizes, CanWavefront: l.Wavefront}
+		for _, k := range l.Dims {
+			bi.Parallel = append(bi.Parallel, sc.Coincident[k].All)
+			bi.Names = append(bi.Names, dimName(p, sc, k))
 		}
-		points := slices.Clone(g)
-		if plan.Reorder {
-			points = innermostLast(p, sc, loops, olds, g)
-		}
-		for _, j := range points {
-			bi.Order = append(bi.Order, slices.Index(g, j))
-		}
-		bi.Sizes = TileSizes(p, olds, g, points[len(points)-1], plan.Sizes, plan.machine())
-		bi.CanWavefront = !slices.ContainsFunc(g, parallelIn(sc, loops)) && !eachParallel(p, sc, loops, g)
 		out = append(out, bi)
 	}
 	return out, nil

@@ -66,7 +66,84 @@ type TreeNode struct {
 	// of: All is isl's coincident, For its per-statement form (a loop of
 	// member m around statements that all have it is parallel).
 	Coincident []Coincidence
-	Children   []*TreeNode
+	// Layout, on a band whose first member starts a loop group, is how
+	// that group is laid out as loops (SetLayouts); nil before that.
+	Layout   *Layout
+	Children []*TreeNode
+}
+
+// Layouts returns the layouts attached to t's bands (SetLayouts, or a
+// parsed text's layout_ lines) as ApplyLayouts takes them for sc, the
+// schedule of t: one per loop group, with the group's dimensions and band
+// number filled in.
+func (t *Tree) Layouts(sc *Schedule) ([]Layout, error) {
+	byDim := map[int]*Layout{}
+	var walk func(nd *TreeNode, dim int)
+	walk = func(nd *TreeNode, dim int) {
+		switch nd.Kind {
+		case BandNode:
+			if nd.Layout != nil && byDim[dim] == nil {
+				byDim[dim] = nd.Layout
+			}
+			dim += len(nd.Rows)
+		case SequenceNode:
+			dim++
+		}
+		for _, c := range nd.Children {
+			walk(c, dim)
+		}
+	}
+	if t.Root != nil {
+		walk(t.Root, 0)
+	}
+	loops := sc.loopDims()
+	var out []Layout
+	band := 0
+	for _, g := range loopGroups(sc, loops) {
+		l := byDim[loops[g[0]]]
+		if l == nil {
+			return nil, fmt.Errorf("sched: no layout for the loop group at time dimension %d", loops[g[0]])
+		}
+		c := *l
+		c.Dims, c.Band = nil, 0
+		for _, j := range g {
+			c.Dims = append(c.Dims, loops[j])
+		}
+		if len(g) > 1 {
+			band++
+			c.Band = band
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// SetLayouts attaches each layout (as Decide returns them for the
+// schedule t was built from) to the band nodes whose first member is the
+// layout's first time dimension. A group whose dimensions a sequence
+// separates (a band cut by the positions of distributed statements)
+// hangs on its outermost band.
+func (t *Tree) SetLayouts(lays []Layout) {
+	byDim := map[int]*Layout{}
+	for k := range lays {
+		byDim[lays[k].Dims[0]] = &lays[k]
+	}
+	var walk func(nd *TreeNode, dim int)
+	walk = func(nd *TreeNode, dim int) {
+		switch nd.Kind {
+		case BandNode:
+			nd.Layout = byDim[dim]
+			dim += len(nd.Rows)
+		case SequenceNode:
+			dim++
+		}
+		for _, c := range nd.Children {
+			walk(c, dim)
+		}
+	}
+	if t.Root != nil {
+		walk(t.Root, 0)
+	}
 }
 
 // FromSchedule returns the tree of sc, a schedule of p: the scalar

@@ -2,6 +2,7 @@ package sched
 
 import (
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -56,6 +57,33 @@ func TestTreeCorpus(t *testing.T) {
 			}
 			if len(sc.Bands) != len(sc2.Bands) {
 				t.Fatalf("bands %v, from the tree %v", sc.Bands, sc2.Bands)
+			}
+			// With the layouts: printed, read back, laid out, the same
+			// program as ApplyPlan's.
+			plan := Plan{Tile: true, Reorder: true, Wavefront: true, Machine: Plan{}.machine()}
+			lays, err := Decide(p, sc, plan)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tree.SetLayouts(lays)
+			laid := tree.String()
+			back, err = ParseTree(laid)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, laid)
+			}
+			if again := back.String(); again != laid {
+				t.Fatalf("printed, read and printed again:\n%s\nfirst:\n%s", again, laid)
+			}
+			read, err := back.Layouts(sc)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, laid)
+			}
+			want, _, err := ApplyPlan(p, sc, plan)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, _, err := ApplyLayouts(p, sc, read); err != nil || !reflect.DeepEqual(got, want) {
+				t.Fatalf("the layouts read back lay the program out otherwise (%v):\n%s", err, laid)
 			}
 			q, err := Apply(p, sc2)
 			if err != nil {

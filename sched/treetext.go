@@ -98,11 +98,51 @@ func (t *Tree) print(b *strings.Builder, nd *TreeNode, in string) {
 		}
 		fmt.Fprintf(b, "%s  coincident: [ %s ]\n", in, strings.Join(coin, ", "))
 		fmt.Fprintf(b, "%s  coincident_for: [ %s ]\n", in, strings.Join(coinFor, ", "))
+		if l := nd.Layout; l != nil {
+			fmt.Fprintf(b, "%s  layout_order: %s\n", in, intList(l.Order))
+			if l.Tile {
+				fmt.Fprintf(b, "%s  layout_tiles: %s\n", in, intList(l.Tiles))
+				fmt.Fprintf(b, "%s  layout_sizes: %s\n", in, intList(l.Sizes))
+				fmt.Fprintf(b, "%s  layout_wavefront: %d\n", in, b2i(l.Wavefront))
+			}
+			if l.Sink >= 0 {
+				fmt.Fprintf(b, "%s  layout_sink: %d\n", in, l.Sink)
+			}
+		}
 		if len(nd.Children) == 1 && nd.Children[0].Kind != LeafNode {
 			fmt.Fprintf(b, "%s  child:\n", in)
 			t.print(b, nd.Children[0], in+"    ")
 		}
 	}
+}
+
+// intList prints [ 1, 0, 2 ].
+func intList[T int | int64](xs []T) string {
+	var parts []string
+	for _, x := range xs {
+		parts = append(parts, strconv.FormatInt(int64(x), 10))
+	}
+	return "[ " + strings.Join(parts, ", ") + " ]"
+}
+
+// parseInts reads what intList prints.
+func parseInts(v string) ([]int64, error) {
+	v = strings.TrimSpace(v)
+	if !strings.HasPrefix(v, "[") || !strings.HasSuffix(v, "]") {
+		return nil, fmt.Errorf("want [ n, ... ], have %q", v)
+	}
+	var out []int64
+	for _, f := range strings.Split(v[1:len(v)-1], ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		n, err := strconv.ParseInt(f, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("want [ n, ... ], have %q", v)
+		}
+		out = append(out, n)
+	}
+	return out, nil
 }
 
 func b2i(b bool) int {
@@ -361,6 +401,9 @@ func (p *treeParser) band(indent int, stmts []int) (*TreeNode, error) {
 			}
 		}
 	}
+	if err := p.layout(indent, band); err != nil {
+		return nil, err
+	}
 	band.Children = []*TreeNode{{Kind: LeafNode, Stmts: stmts}}
 	if p.peek(indent, "child") {
 		p.pos++
@@ -369,6 +412,62 @@ func (p *treeParser) band(indent int, stmts []int) (*TreeNode, error) {
 		}
 	}
 	return band, nil
+}
+
+// layout reads a band's layout_ lines, when it has them. The layout's
+// Dims and Band are not in the text: SetLayouts' caller knows them.
+func (p *treeParser) layout(indent int, band *TreeNode) error {
+	if !p.peek(indent, "layout_order") {
+		return nil
+	}
+	l := &Layout{Sink: -1}
+	ints := func(key string) ([]int64, error) {
+		v, err := p.next(indent, key)
+		if err != nil {
+			return nil, err
+		}
+		xs, err := parseInts(v)
+		if err != nil {
+			return nil, p.errorf("%s: %v", key, err)
+		}
+		return xs, nil
+	}
+	toInt := func(xs []int64) []int {
+		out := make([]int, len(xs))
+		for k, x := range xs {
+			out[k] = int(x)
+		}
+		return out
+	}
+	order, err := ints("layout_order")
+	if err != nil {
+		return err
+	}
+	l.Order = toInt(order)
+	if p.peek(indent, "layout_tiles") {
+		tiles, err := ints("layout_tiles")
+		if err != nil {
+			return err
+		}
+		if l.Sizes, err = ints("layout_sizes"); err != nil {
+			return err
+		}
+		w, err := p.next(indent, "layout_wavefront")
+		if err != nil {
+			return err
+		}
+		l.Tile, l.Tiles, l.Wavefront = true, toInt(tiles), w == "1"
+	}
+	if p.peek(indent, "layout_sink") {
+		v, _ := p.next(indent, "layout_sink")
+		k, err := strconv.Atoi(v)
+		if err != nil {
+			return p.errorf("layout_sink: want a member index, have %q", v)
+		}
+		l.Sink = k
+	}
+	band.Layout = l
+	return nil
 }
 
 // splitParams splits "[n, m] -> rest" into the parameter names and rest.

@@ -54,7 +54,12 @@ dependence of (coincident_for).`,
 					continue
 				}
 				if *tree {
-					fmt.Fprint(out, indentLines(sched.FromSchedule(v.Scheduled, v.Schedule).String(), "  "))
+					t := sched.FromSchedule(v.Scheduled, v.Schedule)
+					t.SetLayouts(v.Layouts)
+					fmt.Fprint(out, indentLines(t.String(), "  "))
+					if v.Kept != "" {
+						fmt.Fprintf(out, "  opt keeps %s\n", v.Kept)
+					}
 					continue
 				}
 				fmt.Fprint(out, indentLines(sched.Format(v.Scheduled, v.Schedule), "  "))
