@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strings"
 
 	"nestor/assoc"
 	"nestor/codegen"
@@ -340,6 +341,42 @@ type View struct {
 	Layouts []sched.Layout
 	// reductions are the loops generation prints factored.
 	reductions []*ir.Reduction
+}
+
+// ProgramPasses returns the names of the passes that transform a region's
+// program (those before code generation), in order.
+func ProgramPasses() []string {
+	var names []string
+	for _, p := range passes {
+		if !p.code {
+			names = append(names, p.name)
+		}
+	}
+	return names
+}
+
+// Dependences runs the passes of Optimize on every region of f up to the
+// program pass before (excluded; one of ProgramPasses) and returns each
+// region's program as that pass gets it, with its dependences: what the
+// pass sees, for nestor deps --before.
+func Dependences(f *frontend.File, opt Options, before string) ([]*ir.Program, []*deps.Graph, error) {
+	if !slices.Contains(ProgramPasses(), before) {
+		return nil, nil, fmt.Errorf("pipeline: no program pass %q (the passes are %s)", before, strings.Join(ProgramPasses(), ", "))
+	}
+	var progs []*ir.Program
+	var graphs []*deps.Graph
+	for k, orig := range f.Scops {
+		s, err := runPasses(orig, k, f.Src, &opt, before)
+		if err != nil {
+			return nil, nil, err
+		}
+		g, err := s.dependences()
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", orig.Pos, err)
+		}
+		progs, graphs = append(progs, s.Prog), append(graphs, g)
+	}
+	return progs, graphs, nil
 }
 
 // Inspect runs the passes of Optimize on every region of f and returns

@@ -11,10 +11,11 @@ import (
 	"nestor/deps"
 	"nestor/frontend"
 	"nestor/ir"
+	"nestor/pipeline"
 )
 
 var depsCommand = &command{
-	name: "deps", args: "FILE.c [-I dir] [-D NAME[=VALUE]] [--json]",
+	name: "deps", args: "FILE.c [-I dir] [-D NAME[=VALUE]] [--json] [--before PASS]",
 	summary: `print the dependences of each #pragma scop region
 
 For every pair of accesses to the same array (one of them a write) and
@@ -24,23 +25,41 @@ common loop), then each relation in isl notation. Distances are in
 execution order (positive: a later iteration, also for loops that count
 down); "inf" marks an unbounded end. "red" marks the self dependences of
 an update x = x op y that a reduction may relax. --json prints the same
-for tools.`,
+for tools. With --before PASS, the dependences of the program that pass
+of nestor opt is given (--before schedule: what the scheduler sees, after
+rerolling and expansion), as a view of the same pipeline.`,
 	setup: func(fs *flag.FlagSet) runFunc {
 		var src sourceFlags
 		src.register(fs)
+		src.registerOpt(fs)
 		asJSON := fs.Bool("json", false, "print JSON instead of text")
+		before := fs.String("before", "", "the dependences of the program that this pass of nestor opt gets (`PASS`: "+strings.Join(pipeline.ProgramPasses(), ", ")+"; with the flags of opt), instead of the program as written")
 		return func(out io.Writer, args []string) error {
 			f, err := src.parse(args)
 			if err != nil {
 				return err
 			}
 			var regions []depsRegion
-			for _, s := range f.Scops {
-				g, err := deps.Analyze(s.Prog)
+			if *before != "" {
+				opts, err := src.options(io.Discard)
 				if err != nil {
-					return fmt.Errorf("%s: %w", s.Pos, err)
+					return err
 				}
-				regions = append(regions, describeDeps(s, g))
+				progs, graphs, err := pipeline.Dependences(f, opts, *before)
+				if err != nil {
+					return usageError{fmt.Sprintf("--before %s: %v", *before, err)}
+				}
+				for k, s := range f.Scops {
+					regions = append(regions, describeDeps(s, progs[k], graphs[k]))
+				}
+			} else {
+				for _, s := range f.Scops {
+					g, err := deps.Analyze(s.Prog)
+					if err != nil {
+						return fmt.Errorf("%s: %w", s.Pos, err)
+					}
+					regions = append(regions, describeDeps(s, s.Prog, g))
+				}
 			}
 			if *asJSON {
 				enc := json.NewEncoder(out)
@@ -93,8 +112,7 @@ type bound2 struct {
 	Max *int64 `json:"max"`
 }
 
-func describeDeps(s *frontend.Scop, g *deps.Graph) depsRegion {
-	p := s.Prog
+func describeDeps(s *frontend.Scop, p *ir.Program, g *deps.Graph) depsRegion {
 	r := depsRegion{Function: s.Func.Name, Position: s.Pos.String()}
 	for _, st := range p.Stmts {
 		r.Statements = append(r.Statements, depsStmt{Name: st.Name, Text: st.Text, Domain: ir.FormatDomain(p, st)})

@@ -65,3 +65,37 @@ func TestDepsJSON(t *testing.T) {
 	}
 	t.Error("no S1 -> S1 flow dependence in gemm")
 }
+
+// TestDepsBefore: --before schedule shows what the scheduler is given.
+// symm's temp2 is expanded before scheduling, which drops the
+// dependences through it; with --expand=false, or --before the first
+// pass, the program is the one as written. An unknown pass is a usage
+// error that lists the passes.
+func TestDepsBefore(t *testing.T) {
+	count := func(args ...string) int {
+		t.Helper()
+		code, out, errw := nestor(t, append([]string{"deps", "../../testdata/kernels/symm.c", "--json", "-D", "MINI_DATASET"}, args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errw)
+		}
+		var regions []depsRegion
+		if err := json.Unmarshal([]byte(out), &regions); err != nil || len(regions) != 1 {
+			t.Fatalf("%v: %v (%d regions)", args, err, len(regions))
+		}
+		return len(regions[0].Deps)
+	}
+	written := count()
+	if n := count("--before", "reroll"); n != written {
+		t.Errorf("--before reroll: %d dependences, as written %d", n, written)
+	}
+	if n := count("--before", "schedule", "--expand=false"); n != written {
+		t.Errorf("--before schedule --expand=false: %d dependences, as written %d", n, written)
+	}
+	if n := count("--before", "schedule"); n >= written {
+		t.Errorf("--before schedule: %d dependences, want fewer than the %d as written (temp2 expanded)", n, written)
+	}
+	code, _, errw := nestor(t, "deps", "../../testdata/kernels/symm.c", "--before", "print")
+	if code != 2 || !strings.Contains(errw, "reroll, expand, schedule, rfactor") {
+		t.Errorf("--before print: exit %d, %q", code, errw)
+	}
+}
