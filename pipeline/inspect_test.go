@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bytes"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"nestor/frontend"
@@ -51,6 +52,18 @@ func TestInspectIsOpt(t *testing.T) {
 			}
 			if !bytes.Contains(out, s.code) {
 				t.Errorf("%s region %d: Inspect's program generates code that is not in Optimize's output", k, n)
+			}
+			if v.Tree == nil {
+				continue
+			}
+			// The tree's text is all it takes: read back and lowered, it
+			// gives the program the code is generated from.
+			back, err := sched.ParseTree(v.Tree.String())
+			if err != nil {
+				t.Fatalf("%s region %d: %v\n%s", k, n, err, v.Tree)
+			}
+			if p, _, err := sched.ApplyTree(v.Scheduled, back); err != nil || !reflect.DeepEqual(p, v.Prog) {
+				t.Errorf("%s region %d: the tree read back lowers to another program (%v):\n%s", k, n, err, v.Tree)
 			}
 		}
 	}

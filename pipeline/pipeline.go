@@ -189,9 +189,9 @@ type region struct {
 	// loops describes the counters of Prog once a schedule is applied
 	// (nil in the original order: no loop is known to be parallel).
 	loops []sched.LoopInfo
-	// layouts are the loop groups' layouts of the schedule Prog has (nil
-	// in an original order).
-	layouts []sched.Layout
+	// schedTree is the schedule tree Prog was lowered from, its bands
+	// with their layouts (nil in an original order).
+	schedTree *sched.Tree
 	// reductions are the loops to print factored (pass rfactor).
 	reductions []*ir.Reduction
 	// graph holds the dependences of Prog once computed (dependences
@@ -336,9 +336,10 @@ type View struct {
 	// original order without parallel loops).
 	Prog  *ir.Program
 	Loops []sched.LoopInfo
-	// Layouts are the layouts of Schedule's loop groups that Prog has
-	// (nil when the region keeps an original order).
-	Layouts []sched.Layout
+	// Tree is the schedule tree Prog was lowered from, each band with
+	// the layout of its loops (nil when the region keeps an original
+	// order): what nestor sched --tree prints.
+	Tree *sched.Tree
 	// reductions are the loops generation prints factored.
 	reductions []*ir.Reduction
 }
@@ -388,7 +389,7 @@ func Inspect(f *frontend.File, opt Options) ([]View, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, View{Scop: orig, Scheduled: s.scheduled, Schedule: s.sched, Kept: s.kept, Prog: s.Prog, Loops: s.loops, Layouts: s.layouts, reductions: s.reductions})
+		out = append(out, View{Scop: orig, Scheduled: s.scheduled, Schedule: s.sched, Kept: s.kept, Prog: s.Prog, Loops: s.loops, Tree: s.schedTree, reductions: s.reductions})
 	}
 	return out, nil
 }
@@ -613,19 +614,37 @@ func schedule(s *region, opt *Options) error {
 	for _, n := range opt.TileSizes {
 		plan.Sizes = append(plan.Sizes, int64(n))
 	}
-	lays, err := sched.Decide(s.Prog, sc, plan)
+	// The region's schedule from here on is its tree: the layout
+	// decisions go on its bands, and the program is lowered from it.
+	tree, err := layOut(s.Prog, sc, plan)
 	var p *ir.Program
 	var loops []sched.LoopInfo
 	if err == nil {
-		p, loops, err = sched.ApplyLayouts(s.Prog, sc, lays)
+		p, loops, err = sched.ApplyTree(s.Prog, tree)
 	}
 	if err != nil {
 		opt.note(s.Scop, "kept the original order: %v", err)
 		s.kept = fmt.Sprintf("the original order: %v", err)
 		return nil
 	}
-	s.Prog, s.loops, s.layouts = p, loops, lays
+	s.Prog, s.loops, s.schedTree = p, loops, tree
 	return nil
+}
+
+// layOut returns the schedule tree of sc, a schedule of p, with the
+// layouts plan's rules choose on its bands.
+func layOut(p *ir.Program, sc *sched.Schedule, plan sched.Plan) (*sched.Tree, error) {
+	tree := sched.FromSchedule(p, sc)
+	flat, err := tree.Schedule(len(p.Params))
+	if err != nil {
+		return nil, err
+	}
+	lays, err := sched.Decide(p, flat, plan)
+	if err != nil {
+		return nil, err
+	}
+	tree.SetLayouts(lays)
+	return tree, nil
 }
 
 // dependences returns the dependences of the region's program, computed

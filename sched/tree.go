@@ -72,6 +72,22 @@ type TreeNode struct {
 	Children []*TreeNode
 }
 
+// ApplyTree rewrites p in the order of t, a schedule tree of p whose
+// bands carry their layouts: the flat schedule is the tree's
+// (Tree.Schedule), laid out as its layouts say (ApplyLayouts). This is
+// how the pipeline lowers a region's tree to the program codegen scans.
+func ApplyTree(p *ir.Program, t *Tree) (*ir.Program, []LoopInfo, error) {
+	sc, err := t.Schedule(len(p.Params))
+	if err != nil {
+		return nil, nil, err
+	}
+	lays, err := t.Layouts(sc)
+	if err != nil {
+		return nil, nil, err
+	}
+	return ApplyLayouts(p, sc, lays)
+}
+
 // Layouts returns the layouts attached to t's bands (SetLayouts, or a
 // parsed text's layout_ lines) as ApplyLayouts takes them for sc, the
 // schedule of t: one per loop group, with the group's dimensions and band

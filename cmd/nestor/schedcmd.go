@@ -54,8 +54,10 @@ dependence of (coincident_for).`,
 					continue
 				}
 				if *tree {
-					t := sched.FromSchedule(v.Scheduled, v.Schedule)
-					t.SetLayouts(v.Layouts)
+					t := v.Tree
+					if t == nil { // an original order: the schedule opt did not use
+						t = sched.FromSchedule(v.Scheduled, v.Schedule)
+					}
 					fmt.Fprint(out, indentLines(t.String(), "  "))
 					if v.Kept != "" {
 						fmt.Fprintf(out, "  opt keeps %s\n", v.Kept)
