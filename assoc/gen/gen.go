@@ -62,13 +62,17 @@ type GenConfig struct {
 	Samples int
 	// Seed seeds the random draws (with each candidate's number).
 	Seed uint64
-	// Jobs is the number of workers (runtime.NumCPU() when zero).
+	// Jobs is the number of workers, each with its z3 processes
+	// (runtime.NumCPU() when zero; with Classes, the stages before Z3
+	// run on every CPU whatever Jobs).
 	Jobs int
 	// Timeout bounds each Z3 query (DefaultGenTimeout when zero).
 	Timeout time.Duration
 	// ResourceLimit, when nonzero, bounds each Z3 query by Z3's
 	// deterministic resource count instead (Prover.SetResourceLimit): the
-	// table then does not depend on the machine's speed or load.
+	// table then does not depend on the machine's speed or load, and
+	// Timeout only guards against a hung z3. A run with Classes and
+	// neither bound set gets DefaultClassRlimit.
 	ResourceLimit uint64
 	// Journal names the journal file ("" for none). Without Resume the
 	// file must not exist; with Resume its outcomes are replayed.
@@ -101,13 +105,27 @@ const identityBudgetFactor = 3
 // DefaultGenTimeout bounds one Z3 query of the generator.
 const DefaultGenTimeout = 5 * time.Second
 
+// DefaultClassRlimit bounds each Z3 query of a run with Classes (unless
+// a Timeout or ResourceLimit is given), in Z3's deterministic resource
+// units, so that such a run gives the same table on an idle machine and
+// a loaded one, and a resumed run the table of an uninterrupted one.
+// Calibrated with z3 4.8.12 on int32's 6-leaf candidates: the
+// associativity queries that a 2 s timeout proves take at most about
+// 1.3 M units (most under 0.5 M); 5 M units is about 1.5 to 3 s of one
+// core, and proves about as many of those a 2 s timeout leaves undecided
+// as it refutes.
+const DefaultClassRlimit = 5_000_000
+
 // GenStats counts what each stage let through, per number of leaves.
 type GenStats struct {
 	Type      assoc.Type
 	TupleSize int
 	Levels    []LevelStats // by increasing Leaves
 	Wall      time.Duration
-	Replayed  int // outcomes read from the journal
+	// CPU is the processor time of the run, the z3 processes it ended
+	// included (zero where the system does not say).
+	CPU      time.Duration
+	Replayed int // outcomes read from the journal
 	// Class counts of a run with GenConfig.Classes (genclass.go).
 	Class ClassStats
 }
@@ -151,7 +169,7 @@ func (s *GenStats) Total() LevelStats {
 
 // Print writes the statistics as a table.
 func (s *GenStats) Print(w io.Writer) {
-	fmt.Fprintf(w, "%v %d-tuples (wall %v, %d Z3 outcomes replayed from the journal)\n", s.Type, s.TupleSize, s.Wall.Round(time.Millisecond), s.Replayed)
+	fmt.Fprintf(w, "%v %d-tuples (wall %v, cpu %v, %d Z3 outcomes replayed from the journal)\n", s.Type, s.TupleSize, s.Wall.Round(time.Millisecond), s.CPU.Round(time.Millisecond), s.Replayed)
 	fmt.Fprintf(w, "%6s %10s %8s %8s %8s %7s %5s %7s %7s %5s %5s %10s\n",
 		"leaves", "candidates", "random", "xy", "elem", "proved", "real", "refuted", "unknown", "id", "comm", "time")
 	row := func(name string, l LevelStats) {
@@ -223,6 +241,9 @@ func Generate(cfg GenConfig) ([]assoc.Entry, *GenStats, error) {
 	if cfg.Jobs <= 0 {
 		cfg.Jobs = runtime.NumCPU()
 	}
+	if cfg.Classes && cfg.Timeout <= 0 && cfg.ResourceLimit == 0 {
+		cfg.ResourceLimit = DefaultClassRlimit
+	}
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = DefaultGenTimeout
 	}
@@ -244,7 +265,7 @@ func Generate(cfg GenConfig) ([]assoc.Entry, *GenStats, error) {
 		return generateClasses(cfg, jr)
 	}
 
-	start := time.Now()
+	start, cpu0 := time.Now(), processCPU()
 	stats := &GenStats{Type: cfg.Type, TupleSize: cfg.TupleSize}
 	type job struct {
 		seq int
@@ -354,7 +375,7 @@ func Generate(cfg GenConfig) ([]assoc.Entry, *GenStats, error) {
 		}
 	}
 	halt()
-	stats.Wall = time.Since(start)
+	stats.Wall, stats.CPU = time.Since(start), processCPU()-cpu0
 	prog.print(stats)
 	if workerErr != nil {
 		return nil, stats, workerErr
@@ -417,6 +438,9 @@ type genProgress struct {
 	start             time.Time
 	enumerated, total *atomic.Int64
 	done, z3          int
+	// byClass: the ETA is that of the classes line (genclass.go), the
+	// candidates left being classes' members.
+	byClass bool
 }
 
 func newGenProgress(cfg GenConfig, start time.Time, enumerated, total *atomic.Int64) *genProgress {
@@ -441,7 +465,9 @@ func (p *genProgress) print(s *GenStats) {
 	rate := float64(p.done) / el.Seconds()
 	eta := "?"
 	total := p.total.Load()
-	if total >= 0 {
+	if p.byClass {
+		eta = "below"
+	} else if total >= 0 {
 		if p.done > 0 && int64(p.done) < total {
 			eta = (time.Duration(float64(el) * float64(total-int64(p.done)) / float64(p.done))).Round(time.Second).String()
 		} else if int64(p.done) >= total {

@@ -371,3 +371,96 @@ func TestSameFunction(t *testing.T) {
 		}
 	}
 }
+
+// A run with classes and no bound given is bounded by Z3's resource
+// count (DefaultClassRlimit), which its journal names, and resumed from
+// a journal cut short it gives the table of the run it resumes: with a
+// resource limit the outcomes do not depend on the machine's load.
+func TestGenerateClassesResume(t *testing.T) {
+	needZ3(t)
+	dir := t.TempDir()
+	jname := filepath.Join(dir, "j")
+	cfg := GenConfig{Type: assoc.Uint8, MaxLeaves: 3, TupleSize: 1, Jobs: 2, Classes: true, Journal: jname}
+	want, stats, err := Generate(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stats.Wall <= 0 || stats.CPU < 0 {
+		t.Errorf("wall %v, cpu %v", stats.Wall, stats.CPU)
+	}
+	data, err := os.ReadFile(jname)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, _, _ := strings.Cut(string(data), "\n")
+	if !strings.HasSuffix(head, " rlimit=5000000") || strings.Contains(head, "timeout=") {
+		t.Errorf("journal header %q: want the default resource limit and no timeout", head)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	keep := 1 + (len(lines)-2)/2
+	torn := strings.Join(lines[:keep], "") + lines[keep][:len(lines[keep])/2]
+	if err := os.WriteFile(jname, []byte(torn), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Resume = true
+	got, stats2, err := Generate(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stats2.Replayed != keep-1 {
+		t.Errorf("replayed %d outcomes, want %d", stats2.Replayed, keep-1)
+	}
+	if a, b := entryLines(want), entryLines(got); a != b {
+		t.Errorf("resumed table differs:\n%s\nvs\n%s", b, a)
+	}
+	// Another resource limit is another run.
+	cfg.ResourceLimit = DefaultClassRlimit / 2
+	if _, _, err := Generate(cfg); err == nil || !strings.Contains(err.Error(), "another run") {
+		t.Errorf("journal of another resource limit: %v", err)
+	}
+}
+
+// Under a resource limit the journal's header names no timeout (only a
+// guard then): a journal whose header names one, as they did, is of the
+// same run whatever it was.
+func TestJournalSameRun(t *testing.T) {
+	cfg := GenConfig{Type: assoc.Int32, TupleSize: 1, Samples: 100, Seed: 1, Timeout: 2 * time.Second, ResourceLimit: 5_000_000}
+	head := journalHeader(cfg)
+	if want := journalMagic + " type=int32 tuple=1 samples=100 seed=1 rlimit=5000000"; head != want {
+		t.Fatalf("header %q, want %q", head, want)
+	}
+	for _, c := range []struct {
+		first string
+		want  bool
+	}{
+		{head, true},
+		{journalMagic + " type=int32 tuple=1 samples=100 seed=1 timeout=5s rlimit=5000000", true},
+		{journalMagic + " type=int32 tuple=1 samples=100 seed=1 timeout=5s rlimit=50000000", false},
+		{journalMagic + " type=int32 tuple=1 samples=100 seed=1 timeout=2s", false},
+		{journalMagic + " type=int32 tuple=1 samples=100 seed=2 timeout=5s rlimit=5000000", false},
+	} {
+		if got := sameRun(c.first, head); got != c.want {
+			t.Errorf("sameRun(%q) = %v, want %v", c.first, got, c.want)
+		}
+	}
+	cfg.ResourceLimit = 0
+	if !sameRun(journalMagic+" type=int32 tuple=1 samples=100 seed=1 timeout=2s", journalHeader(cfg)) {
+		t.Errorf("timeout header %q", journalHeader(cfg))
+	}
+}
+
+func TestClassETA(t *testing.T) {
+	for _, c := range []struct {
+		el            time.Duration
+		proving, left int
+		want          string
+	}{
+		{time.Minute, 0, 10, "ETA ?"},
+		{time.Minute, 30, 0, "ETA 0s"},
+		{time.Minute, 30, 60, "2.0 s/class, ETA 2m0s"},
+	} {
+		if got := classETA(c.el, c.proving, c.left); got != c.want {
+			t.Errorf("classETA(%v, %d, %d) = %q, want %q", c.el, c.proving, c.left, got, c.want)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -51,8 +52,9 @@ import (
 //     (completeness, never soundness).
 //
 // Phases 2 and 3 run a class at a time (a worker proves the
-// representative, then decides the other members), so that an interrupted
-// run has finished classes in its journal. The outcome of each candidate
+// representative, then decides the other members), the largest classes
+// first, so that an interrupted run has finished classes in its journal,
+// as many entries as it could for its Z3 calls. The outcome of each candidate
 // depends only on the candidate, its class (fixed by the enumeration
 // order) and Z3, not on the workers' timing. Phase 1 runs again on a
 // resumed run; phases 2 and 3 replay the journal, members' entries
@@ -126,7 +128,7 @@ func classPointsFor(cfg GenConfig) []assoc.Env {
 
 // generateClasses is Generate with GenConfig.Classes.
 func generateClasses(cfg GenConfig, jr *journal) ([]assoc.Entry, *GenStats, error) {
-	start := time.Now()
+	start, cpu0 := time.Now(), processCPU()
 	stats := &GenStats{Type: cfg.Type, TupleSize: cfg.TupleSize}
 	var enumerated, total atomic.Int64
 	total.Store(-1)
@@ -139,8 +141,11 @@ func generateClasses(cfg GenConfig, jr *journal) ([]assoc.Entry, *GenStats, erro
 		ieee bool
 		fp   string
 	}
-	jobs := make(chan classCand, 64*cfg.Jobs)
-	filt := make(chan filtered, 64*cfg.Jobs)
+	// Phase 1 runs no Z3: as many workers as CPUs, whatever cfg.Jobs
+	// (which bounds the z3 processes of phases 2 and 3).
+	filters := max(cfg.Jobs, runtime.NumCPU())
+	jobs := make(chan classCand, 64*filters)
+	filt := make(chan filtered, 64*filters)
 	go func() {
 		defer close(jobs)
 		seq := 0
@@ -155,7 +160,7 @@ func generateClasses(cfg GenConfig, jr *journal) ([]assoc.Entry, *GenStats, erro
 		total.Store(enumerated.Load())
 	}()
 	var wg sync.WaitGroup
-	for range cfg.Jobs {
+	for range filters {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -217,6 +222,12 @@ func generateClasses(cfg GenConfig, jr *journal) ([]assoc.Entry, *GenStats, erro
 		classes[i] = append(classes[i], c)
 	}
 	fps, classOf = nil, nil
+	// The largest classes first (then in enumeration order): a class's
+	// outcome does not depend on when it is decided, so a run that ends
+	// gives the same table, and one interrupted has proved more entries
+	// per Z3 call, the members of a proved class costing no proof.
+	slices.SortStableFunc(classes, func(a, b []classCand) int { return cmp.Compare(len(b), len(a)) })
+	prog.byClass = true
 	stats.Class.Classes = len(classes)
 	stats.Class.Members = len(cands) - len(classes)
 	if cfg.Progress != nil {
@@ -260,7 +271,7 @@ func generateClasses(cfg GenConfig, jr *journal) ([]assoc.Entry, *GenStats, erro
 		}
 		return nil
 	})
-	stats.Wall = time.Since(start)
+	stats.Wall, stats.CPU = time.Since(start), processCPU()-cpu0
 	prog.print(stats)
 	if err != nil {
 		return nil, stats, err
@@ -292,6 +303,9 @@ func classParallel(cfg GenConfig, jr *journal, stats *GenStats, prog *genProgres
 	type result struct {
 		o   genOutcome
 		err error
+		// classDone marks the end of a class; z3 says whether Z3 ran
+		// for it (not all replayed from the journal or decided without).
+		classDone, z3 bool
 	}
 	res := make(chan result, 4*cfg.Jobs)
 	stop := make(chan struct{})
@@ -313,9 +327,16 @@ func classParallel(cfg GenConfig, jr *journal, stats *GenStats, prog *genProgres
 			w := newGenWorker(cfg, jr)
 			defer w.close()
 			for i := range idx {
-				if err := fn(w, i, func(o genOutcome) { res <- result{o: o} }); err != nil {
+				ranZ3 := false
+				err := fn(w, i, func(o genOutcome) {
+					ranZ3 = ranZ3 || !o.replay && o.member != memberNF && o.member != memberWithRefuted && o.member != memberGaveUp
+					res <- result{o: o}
+				})
+				if err != nil {
 					res <- result{err: err}
+					continue
 				}
+				res <- result{classDone: true, z3: ranZ3}
 			}
 		}()
 	}
@@ -327,6 +348,8 @@ func classParallel(cfg GenConfig, jr *journal, stats *GenStats, prog *genProgres
 			close(stop)
 		}
 	}
+	start := time.Now()
+	classes, proving := 0, 0 // classes done, and those of them Z3 ran for
 	for done := false; !done; {
 		select {
 		case r, ok := <-res:
@@ -336,6 +359,13 @@ func classParallel(cfg GenConfig, jr *journal, stats *GenStats, prog *genProgres
 			}
 			if r.err != nil {
 				fail(r.err)
+				continue
+			}
+			if r.classDone {
+				classes++
+				if r.z3 {
+					proving++
+				}
 				continue
 			}
 			outs = append(outs, r.o)
@@ -350,11 +380,26 @@ func classParallel(cfg GenConfig, jr *journal, stats *GenStats, prog *genProgres
 		case <-tick.C:
 			prog.print(stats)
 			if cfg.Progress != nil {
-				fmt.Fprintf(cfg.Progress, "assoc gen classes: %s\n", stats.Class)
+				fmt.Fprintf(cfg.Progress, "assoc gen classes: %d/%d classes done (%d without Z3: replayed or refuted), %s; %s\n",
+					classes, n, classes-proving, classETA(time.Since(start), proving, n-classes), stats.Class)
 			}
 		}
 	}
 	return outs, first
+}
+
+// classETA estimates the time left for left classes from the time
+// elapsed over the proving classes done: those replayed from a journal
+// take next to none.
+func classETA(elapsed time.Duration, proving, left int) string {
+	if left == 0 {
+		return "ETA 0s"
+	}
+	if proving == 0 {
+		return "ETA ?"
+	}
+	per := elapsed / time.Duration(proving)
+	return fmt.Sprintf("%.1f s/class, ETA %v", per.Seconds(), (per * time.Duration(left)).Round(time.Second))
 }
 
 // How a member of a class was decided (genOutcome.member).

@@ -38,14 +38,32 @@ type journalRecord struct {
 
 // journalHeader names the settings a journal's outcomes depend on: the
 // type, the tuple size, the samples and seed (which decide what reaches
-// Z3) and the Z3 timeout or resource limit. The leaf bound and the operation set may change
-// between runs: an outcome is keyed by the candidate itself.
+// Z3) and the Z3 timeout or, when there is one, the resource limit (the
+// timeout is then only a guard against a hung z3, and a resumed run may
+// change it). The leaf bound and the operation set may change between
+// runs: an outcome is keyed by the candidate itself.
 func journalHeader(cfg GenConfig) string {
-	h := fmt.Sprintf("%s type=%v tuple=%d samples=%d seed=%d timeout=%v", journalMagic, cfg.Type, cfg.TupleSize, cfg.Samples, cfg.Seed, cfg.Timeout)
+	h := fmt.Sprintf("%s type=%v tuple=%d samples=%d seed=%d", journalMagic, cfg.Type, cfg.TupleSize, cfg.Samples, cfg.Seed)
 	if cfg.ResourceLimit > 0 {
-		h += fmt.Sprintf(" rlimit=%d", cfg.ResourceLimit)
+		return h + fmt.Sprintf(" rlimit=%d", cfg.ResourceLimit)
 	}
-	return h
+	return h + fmt.Sprintf(" timeout=%v", cfg.Timeout)
+}
+
+// sameRun reports whether a journal's header line first is that of head
+// (journalHeader): a journal of a run bounded by a resource limit whose
+// header names its timeout too, as they did before, is of the same run
+// whatever the timeout.
+func sameRun(first, head string) bool {
+	if first == head {
+		return true
+	}
+	pre, limit, ok := strings.Cut(head, " rlimit=")
+	if !ok || !strings.HasPrefix(first, pre+" timeout=") {
+		return false
+	}
+	_, rest, _ := strings.Cut(strings.TrimPrefix(first, pre+" timeout="), " ")
+	return rest == "rlimit="+limit
 }
 
 func openJournal(cfg GenConfig) (*journal, error) {
@@ -97,7 +115,7 @@ func (jr *journal) lines(data []byte) []string {
 // load reads a journal's records.
 func (jr *journal) load(name, data, head string) error {
 	first, _, _ := strings.Cut(data, "\n")
-	if first != head {
+	if !sameRun(first, head) {
 		return fmt.Errorf("%s:1:1: journal of another run: %q, want %q", name, first, head)
 	}
 	for i, line := range jr.lines([]byte(data)) {

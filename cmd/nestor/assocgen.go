@@ -45,7 +45,12 @@ continue. Needs z3 (Debian's package z3).
 --classes groups the candidates that reach Z3 by their values on fixed
 points: one proof per class, each other member shown equal to it (normal
 forms, else one Z3 query) and given its identity and commutativity
-(assoc/gen/genclass.go). --min-leaves L with --merge FILE extends a table:
+(assoc/gen/genclass.go), the largest classes first; its progress lines
+count the classes done and estimate the time left. A --classes run
+bounds each Z3 query by Z3's deterministic resource count (--rlimit,
+default gen.DefaultClassRlimit) unless --timeout or --rlimit is given,
+so that it gives the same table on a loaded machine as on an idle one,
+and resumed as uninterrupted. --min-leaves L with --merge FILE extends a table:
 only candidates of L leaves and more are generated, and FILE's entries
 are kept (its hand primitives too with --hand=false). --from-journal
 FILE writes the table of what the journal of a run still going on or
@@ -61,7 +66,7 @@ reached are missing), without generating.`,
 		resume := fs.Bool("resume", false, "continue an interrupted run from its journal")
 		journal := fs.String("journal", "", "journal `FILE` (default: the output file with .journal appended)")
 		timeout := fs.Duration("timeout", gen.DefaultGenTimeout, "bound on each Z3 query")
-		rlimit := fs.Uint64("rlimit", 0, "bound each Z3 query by `N` units of Z3's deterministic resource count instead of --timeout (a table that does not depend on the machine's load)")
+		rlimit := fs.Uint64("rlimit", 0, "bound each Z3 query by `N` units of Z3's deterministic resource count instead of --timeout (a table that does not depend on the machine's load; default with --classes and no --timeout: gen.DefaultClassRlimit)")
 		hand := fs.Bool("hand", true, "add the hand-written primitives of assoc/tables/hand.txt")
 		opsFlag := fs.String("ops", "", "operations of the enumeration, e.g. \"+ - * min max\", or \"all\" (default: gen.DefaultOps)")
 		ops2Flag := fs.String("ops2", "", "operations for 2-tuples (default: --ops)")
@@ -83,6 +88,11 @@ reached are missing), without generating.`,
 			t, err := assoc.ParseType(*typ)
 			if err != nil {
 				return usageError{strings.TrimPrefix(err.Error(), "assoc: ")}
+			}
+			given := map[string]bool{}
+			fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+			if *classes && !given["timeout"] && !given["rlimit"] {
+				*rlimit = gen.DefaultClassRlimit
 			}
 			if *addHand {
 				if *outFile == "" {
