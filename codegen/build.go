@@ -2,6 +2,7 @@ package codegen
 
 import (
 	"fmt"
+	"nestor/internal/intmath"
 	"slices"
 
 	"nestor/ir"
@@ -111,7 +112,7 @@ func analyze(p *ir.Program, idx int, s *ir.Stmt) (*stmtInfo, error) {
 			return nil, fmt.Errorf("codegen: stmt %s: loop %s has no lower or no upper bound", s.Name, s.Iters[k])
 		}
 		if lo, hi := lv.lower[0], lv.upper[0]; len(lv.lower) == 1 && len(lv.upper) == 1 &&
-			lo.Aff.IsConst() && hi.Aff.IsConst() && ir.CeilDiv(lo.Aff.Const, lo.Den) > ir.FloorDiv(hi.Aff.Const, hi.Den) {
+			lo.Aff.IsConst() && hi.Aff.IsConst() && intmath.CeilDiv(lo.Aff.Const, lo.Den) > intmath.FloorDiv(hi.Aff.Const, hi.Den) {
 			return nil, nil
 		}
 	}
@@ -549,7 +550,7 @@ func normBound(a ir.Aff, den int64, lower bool) Bound {
 	g := den
 	for _, xs := range [][]int64{a.Iter, a.Param} {
 		for _, x := range xs {
-			g = ir.Gcd(g, x)
+			g = intmath.Gcd(g, x)
 		}
 	}
 	if g > 1 {
@@ -559,9 +560,9 @@ func normBound(a ir.Aff, den int64, lower bool) Bound {
 			}
 		}
 		if lower {
-			a.Const = ir.CeilDiv(a.Const, g)
+			a.Const = intmath.CeilDiv(a.Const, g)
 		} else {
-			a.Const = ir.FloorDiv(a.Const, g)
+			a.Const = intmath.FloorDiv(a.Const, g)
 		}
 		den /= g
 	}

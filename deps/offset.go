@@ -1,6 +1,7 @@
 package deps
 
 import (
+	"nestor/internal/intmath"
 	"nestor/ir"
 	"nestor/poly"
 )
@@ -94,7 +95,7 @@ func offsetCost(s *ir.Stmt, delta []int64) int64 {
 			for v, l := range x.Iter {
 				c -= l * delta[v]
 			}
-			sum += ir.Abs(c)
+			sum += intmath.Abs(c)
 		}
 	}
 	return sum
@@ -103,7 +104,7 @@ func offsetCost(s *ir.Stmt, delta []int64) int64 {
 func norm1(xs []int64) int64 {
 	var n int64
 	for _, x := range xs {
-		n += ir.Abs(x)
+		n += intmath.Abs(x)
 	}
 	return n
 }

@@ -2,6 +2,7 @@ package frontend
 
 import (
 	"fmt"
+	"nestor/internal/intmath"
 	"slices"
 
 	"modernc.org/cc/v4"
@@ -241,7 +242,7 @@ func (b *builder) exactDiv(e *cc.MultiplicativeExpression, x ir.Aff, c int64) (i
 			xs[k] /= c
 		}
 	}
-	q.Const = ir.FloorDiv(x.Const, c)
+	q.Const = intmath.FloorDiv(x.Const, c)
 	return q, "", true
 }
 

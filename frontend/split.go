@@ -2,6 +2,7 @@ package frontend
 
 import (
 	"fmt"
+	"nestor/internal/intmath"
 	"slices"
 
 	"nestor/ir"
@@ -364,7 +365,7 @@ func foldConstLocals(s *ir.Stmt) {
 		if !divs[l].Num.IsConst() || divs[l].Den < 1 {
 			continue
 		}
-		v := ir.FloorDiv(divs[l].Num.Const, divs[l].Den)
+		v := intmath.FloorDiv(divs[l].Num.Const, divs[l].Den)
 		fold := func(a *ir.Aff) {
 			if l < len(a.Local) && a.Local[l] != 0 {
 				a.Local = slices.Clone(a.Local)

@@ -2,6 +2,7 @@ package frontend
 
 import (
 	"fmt"
+	"nestor/internal/intmath"
 	"slices"
 
 	"modernc.org/cc/v4"
@@ -210,7 +211,7 @@ func (b *builder) iteration(n *cc.IterationStatement) {
 		lb = &bound{aff: a, den: 1}
 	}
 	var value *ir.Aff
-	if okLB && init != nil && ir.Abs(step) > 1 && dividedInSubscript(n.Statement, counter) {
+	if okLB && init != nil && intmath.Abs(step) > 1 && dividedInSubscript(n.Statement, counter) {
 		value = b.normalize(lb, depth, step)
 	}
 	if value != nil {
@@ -245,7 +246,7 @@ func (b *builder) iteration(n *cc.IterationStatement) {
 			b.unsupported(init, "lower bound %s of %s is %s", source(init), name, why)
 		}
 		b.cons = append(b.cons, cons...)
-		if s := ir.Abs(step); s > 1 && why == "" {
+		if s := intmath.Abs(step); s > 1 && why == "" {
 			b.stride(init, lb, depth, dir, s)
 		}
 	}
@@ -262,7 +263,7 @@ func (b *builder) iteration(n *cc.IterationStatement) {
 		}
 		b.cons = append(b.cons, cond...)
 		if okLB && value == nil {
-			final, finalWhy = b.finalValue(lb, cond, depth, dir, ir.Abs(step), nd)
+			final, finalWhy = b.finalValue(lb, cond, depth, dir, intmath.Abs(step), nd)
 		}
 	}
 	if !declaredIn(counter, n) && !b.declared[counter] && !slices.Contains(b.prog.Vars, name) {

@@ -2,6 +2,7 @@ package interp
 
 import (
 	"fmt"
+	"nestor/internal/intmath"
 	"slices"
 
 	"nestor/ir"
@@ -159,14 +160,14 @@ func (w *walker) bound(st, k int) (lo, hi int64, err error) {
 				Msg: fmt.Sprintf("bound of loop %s overflows int64", s.Iters[k])}
 		}
 		if a := c.Iter[k]; a > 0 {
-			lower(ir.CeilDiv(-r, a))
+			lower(intmath.CeilDiv(-r, a))
 			if c.Eq {
-				upper(ir.FloorDiv(-r, a))
+				upper(intmath.FloorDiv(-r, a))
 			}
 		} else {
-			upper(ir.FloorDiv(r, -a))
+			upper(intmath.FloorDiv(r, -a))
 			if c.Eq {
-				lower(ir.CeilDiv(r, -a))
+				lower(intmath.CeilDiv(r, -a))
 			}
 		}
 	}

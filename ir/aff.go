@@ -1,6 +1,9 @@
 package ir
 
-import "slices"
+import (
+	"nestor/internal/intmath"
+	"slices"
+)
 
 // Aff is the affine form
 //
@@ -109,38 +112,6 @@ func addOK(a, b int64) (int64, bool) {
 	return s, (s > a) == (b > 0)
 }
 
-// FloorDiv returns ⌊a/b⌋ for b > 0.
-func FloorDiv(a, b int64) int64 {
-	q := a / b
-	if a%b != 0 && a < 0 {
-		q--
-	}
-	return q
-}
-
-// CeilDiv returns ⌈a/b⌉ for b > 0.
-func CeilDiv(a, b int64) int64 { return -FloorDiv(-a, b) }
-
-// Abs returns |x| (x > math.MinInt64). These integer helpers serve every
-// package whose values are known to be small (subscript and schedule
-// coefficients); poly's exact arithmetic has its own, overflow-checked.
-func Abs(x int64) int64 {
-	if x < 0 {
-		return -x
-	}
-	return x
-}
-
-// Gcd returns the greatest common divisor of |a| and |b| (0 when both
-// are 0).
-func Gcd(a, b int64) int64 {
-	a, b = Abs(a), Abs(b)
-	for b != 0 {
-		a, b = b, a%b
-	}
-	return a
-}
-
 // Constraint is Aff ≥ 0, or Aff = 0 when Eq is set.
 type Constraint struct {
 	Aff
@@ -170,7 +141,7 @@ func (d *Domain) Locals(iter, param []int64) ([]int64, bool) {
 		if !ok {
 			return nil, false
 		}
-		loc[l] = FloorDiv(n, dv.Den)
+		loc[l] = intmath.FloorDiv(n, dv.Den)
 	}
 	return loc, true
 }

@@ -1,6 +1,7 @@
 package ir
 
 import (
+	"nestor/internal/intmath"
 	"strings"
 	"testing"
 )
@@ -158,8 +159,8 @@ func TestStrideDiv(t *testing.T) {
 
 func TestFloorCeil(t *testing.T) {
 	for _, tc := range []struct{ a, b, fl, ce int64 }{{7, 2, 3, 4}, {-7, 2, -4, -3}, {6, 3, 2, 2}, {-6, 3, -2, -2}, {0, 5, 0, 0}} {
-		if FloorDiv(tc.a, tc.b) != tc.fl || CeilDiv(tc.a, tc.b) != tc.ce {
-			t.Errorf("floor/ceil(%d/%d) = %d/%d", tc.a, tc.b, FloorDiv(tc.a, tc.b), CeilDiv(tc.a, tc.b))
+		if intmath.FloorDiv(tc.a, tc.b) != tc.fl || intmath.CeilDiv(tc.a, tc.b) != tc.ce {
+			t.Errorf("floor/ceil(%d/%d) = %d/%d", tc.a, tc.b, intmath.FloorDiv(tc.a, tc.b), intmath.CeilDiv(tc.a, tc.b))
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/bits"
+	"nestor/internal/intmath"
 )
 
 // ErrOverflow is returned when an exact result does not fit in an int64.
@@ -59,7 +60,7 @@ func neg(a int64) int64 { return -check(a) }
 func mul(a, b int64) int64 {
 	check(a)
 	check(b)
-	hi, lo := bits.Mul64(uabs(a), uabs(b))
+	hi, lo := bits.Mul64(intmath.Uabs(a), intmath.Uabs(b))
 	if hi != 0 || lo > math.MaxInt64 {
 		panic(overflow{})
 	}
@@ -67,13 +68,6 @@ func mul(a, b int64) int64 {
 		return -int64(lo)
 	}
 	return int64(lo)
-}
-
-func uabs(a int64) uint64 {
-	if a < 0 {
-		return uint64(-a)
-	}
-	return uint64(a)
 }
 
 func abs(a int64) int64 { return check(a) * sign(a) }
@@ -88,28 +82,7 @@ func sign(a int64) int64 {
 	return 0
 }
 
-// gcd returns the non-negative greatest common divisor; gcd(0, 0) = 0.
-func gcd(a, b int64) int64 {
-	x, y := uabs(a), uabs(b)
-	for y != 0 {
-		x, y = y, x%y
-	}
-	return int64(x)
-}
-
-// floorDiv returns floor(a/b) for b > 0.
-func floorDiv(a, b int64) int64 {
-	q := a / b
-	if a%b != 0 && a < 0 {
-		q--
-	}
-	return q
-}
-
-// ceilDiv returns ceil(a/b) for b > 0.
-func ceilDiv(a, b int64) int64 { return -floorDiv(-a, b) }
-
-// rat is an exact rational num/den with den > 0 and gcd(num, den) = 1.
+// rat is an exact rational num/den with den > 0 and intmath.Gcd(num, den) = 1.
 // All operations use the checked int64 operations above.
 type rat struct{ num, den int64 }
 
@@ -122,16 +95,16 @@ func mkrat(n, d int64) rat {
 	if d < 0 {
 		n, d = neg(n), neg(d)
 	}
-	g := gcd(n, d)
+	g := intmath.Gcd(n, d)
 	if g > 1 {
 		n, d = n/g, d/g
 	}
 	return rat{n, d}
 }
 
-// a/b + c/d = (a*(d/g) + c*(b/g)) / (b/g*d) with g = gcd(b, d).
+// a/b + c/d = (a*(d/g) + c*(b/g)) / (b/g*d) with g = intmath.Gcd(b, d).
 func (x rat) add(y rat) rat {
-	g := gcd(x.den, y.den)
+	g := intmath.Gcd(x.den, y.den)
 	return mkrat(add(mul(x.num, y.den/g), mul(y.num, x.den/g)), mul(x.den/g, y.den))
 }
 
@@ -139,9 +112,9 @@ func (x rat) neg() rat { return rat{neg(x.num), x.den} }
 
 func (x rat) sub(y rat) rat { return x.add(y.neg()) }
 
-// (a/b)(c/d): cross-cancel gcd(a,d) and gcd(c,b) first to keep values small.
+// (a/b)(c/d): cross-cancel intmath.Gcd(a,d) and intmath.Gcd(c,b) first to keep values small.
 func (x rat) mul(y rat) rat {
-	g1, g2 := gcd(x.num, y.den), gcd(y.num, x.den)
+	g1, g2 := intmath.Gcd(x.num, y.den), intmath.Gcd(y.num, x.den)
 	if g1 == 0 || g2 == 0 {
 		return rat{0, 1}
 	}
@@ -156,9 +129,9 @@ func (x rat) sign() int { return int(sign(x.num)) }
 
 func (x rat) isInt() bool { return x.den == 1 }
 
-func (x rat) floor() int64 { return floorDiv(x.num, x.den) }
+func (x rat) floor() int64 { return intmath.FloorDiv(x.num, x.den) }
 
-func (x rat) ceil() int64 { return ceilDiv(x.num, x.den) }
+func (x rat) ceil() int64 { return intmath.CeilDiv(x.num, x.den) }
 
 // cmp returns -1, 0, +1 as x <, =, > y.
 func (x rat) cmp(y rat) int { return x.sub(y).sign() }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
+	"nestor/internal/intmath"
 	"testing"
 )
 
@@ -82,7 +83,7 @@ func FuzzRat(f *testing.F) {
 			if try(func() { got = op.f() }) {
 				continue // overflow is allowed; a wrong value is not
 			}
-			if big.NewRat(got.num, got.den).Cmp(op.want) != 0 || got.den <= 0 || gcd(got.num, got.den) != 1 {
+			if big.NewRat(got.num, got.den).Cmp(op.want) != 0 || got.den <= 0 || intmath.Gcd(got.num, got.den) != 1 {
 				t.Fatalf("%s(%v, %v) = %v, want %v", op.name, x, y, got, op.want)
 			}
 		}

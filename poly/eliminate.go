@@ -1,6 +1,7 @@
 package poly
 
 import (
+	"nestor/internal/intmath"
 	"slices"
 	"strconv"
 	"strings"
@@ -257,7 +258,7 @@ func normalizeRational(r *Constraint) rowKind {
 	n := len(r.Coef) - 1
 	var g int64
 	for _, v := range r.Coef[:n] {
-		g = gcd(g, v)
+		g = intmath.Gcd(g, v)
 	}
 	c := r.Coef[n]
 	if g == 0 {
@@ -266,7 +267,7 @@ func normalizeRational(r *Constraint) rowKind {
 		}
 		return rowFalse
 	}
-	g = gcd(g, c)
+	g = intmath.Gcd(g, c)
 	if r.Eq {
 		for _, v := range r.Coef[:n] {
 			if v != 0 {

@@ -1,6 +1,9 @@
 package poly
 
-import "slices"
+import (
+	"nestor/internal/intmath"
+	"slices"
+)
 
 // ProjectOutRational eliminates set dimension d and returns the rational
 // shadow of s in the space without d: the set of integer points (x', p) for
@@ -92,7 +95,7 @@ func combineOut(r, e []int64, d int) []int64 {
 		copy(out, r)
 		return out
 	}
-	g := gcd(r[d], e[d])
+	g := intmath.Gcd(r[d], e[d])
 	f, h := abs(e[d])/g, mul(sign(e[d]), r[d]/g)
 	for i := range r {
 		out[i] = sub(mul(f, r[i]), mul(h, e[i]))

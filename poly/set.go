@@ -3,6 +3,7 @@ package poly
 import (
 	"fmt"
 	"math"
+	"nestor/internal/intmath"
 	"slices"
 )
 
@@ -135,7 +136,7 @@ func tightened(rows []Constraint, nv int) []Constraint {
 	for _, r := range rows {
 		g := int64(0)
 		for _, v := range r.Coef[:nv] {
-			g = gcd(g, v)
+			g = intmath.Gcd(g, v)
 		}
 		if g > 1 && r.Coef[nv]%g != 0 {
 			out := make([]Constraint, len(rows))
@@ -232,7 +233,7 @@ func normalize(r *Constraint) rowKind {
 	n := len(r.Coef) - 1
 	var g int64
 	for _, v := range r.Coef[:n] {
-		g = gcd(g, v)
+		g = intmath.Gcd(g, v)
 	}
 	c := r.Coef[n]
 	if g == 0 {
@@ -262,7 +263,7 @@ func normalize(r *Constraint) rowKind {
 		for i := range r.Coef[:n] {
 			r.Coef[i] /= g
 		}
-		r.Coef[n] = floorDiv(c, g)
+		r.Coef[n] = intmath.FloorDiv(c, g)
 	}
 	return rowKeep
 }

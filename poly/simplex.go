@@ -1,6 +1,9 @@
 package poly
 
-import "math/bits"
+import (
+	"math/bits"
+	"nestor/internal/intmath"
+)
 
 // lpStatus is the outcome of a linear program.
 type lpStatus int
@@ -214,7 +217,7 @@ func (t *tableau) minimize() bool {
 			continue
 		}
 		// z/dz - (c/dz)·row_i/d_i: scale z by d_i/g and row_i by c/g.
-		g := gcd(c, t.a[i][bv])
+		g := intmath.Gcd(c, t.a[i][bv])
 		f, p := c/g, t.a[i][bv]/g
 		ri := t.a[i]
 		for j := range z {
@@ -375,7 +378,7 @@ func (t *tableau) pivot(r, col int) {
 			continue
 		}
 		// a_i/d_i - (f/d_i)(pr/p) = (a_i·(p/g) - (f/g)·pr) / (d_i·p/g).
-		g := gcd(f, p)
+		g := intmath.Gcd(f, p)
 		f /= g
 		q := p / g
 		if q == 1 {
@@ -408,7 +411,7 @@ func normRow(row []int64, d int64) int64 {
 			return d
 		}
 		if v != 0 {
-			g = gcd(g, v)
+			g = intmath.Gcd(g, v)
 		}
 	}
 	if g > 1 {
@@ -488,7 +491,7 @@ func (t *tableau) addForm(f []int64, dir, v int64) bool {
 		if i < 0 || r[c] == 0 {
 			continue
 		}
-		g := gcd(r[c], t.d[i])
+		g := intmath.Gcd(r[c], t.d[i])
 		f, q := r[c]/g, t.d[i]/g
 		for k, x := range t.a[i] {
 			r[k] = mulSub(r[k], q, f, x)

@@ -2,6 +2,7 @@ package sched
 
 import (
 	"nestor/deps"
+	"nestor/internal/intmath"
 	"nestor/ir"
 )
 
@@ -133,7 +134,7 @@ func rankOf(m [][]int64) int {
 func rowGCD(xs []int64) int64 {
 	var g int64
 	for _, x := range xs {
-		g = ir.Gcd(g, ir.Abs(x))
+		g = intmath.Gcd(g, intmath.Abs(x))
 	}
 	return g
 }

@@ -2,6 +2,7 @@ package sched
 
 import (
 	"math/big"
+	"nestor/internal/intmath"
 	"slices"
 
 	"nestor/ir"
@@ -327,7 +328,7 @@ func scaleToInts(v []*big.Rat) []int64 {
 	for k, x := range v {
 		n := new(big.Int).Mul(x.Num(), new(big.Int).Quo(l, x.Denom()))
 		out[k] = n.Int64()
-		g = ir.Gcd(g, out[k])
+		g = intmath.Gcd(g, out[k])
 	}
 	if g > 1 {
 		for k := range out {

@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"nestor/internal/intmath"
 	"slices"
 
 	"nestor/deps"
-	"nestor/ir"
 	"nestor/poly"
 )
 
@@ -325,8 +325,8 @@ func prepare(set *poly.Set, work *poly.Work) (*edgePoly, error) {
 				continue
 			}
 			for v := range nv {
-				if a := r.Coef[v]; a != 0 && (pos < 0 || ir.Abs(a) < ir.Abs(rows[pi].Coef[pos]) ||
-					v < sp.NDim() && pos >= sp.NDim() && ir.Abs(a) == ir.Abs(rows[pi].Coef[pos])) {
+				if a := r.Coef[v]; a != 0 && (pos < 0 || intmath.Abs(a) < intmath.Abs(rows[pi].Coef[pos]) ||
+					v < sp.NDim() && pos >= sp.NDim() && intmath.Abs(a) == intmath.Abs(rows[pi].Coef[pos])) {
 					pi, pos = i, v
 				}
 			}
@@ -367,7 +367,7 @@ func combine(r, eq []int64, pos int) ([]int64, bool) {
 	a := eq[pos]
 	out := make([]int64, len(r))
 	for k := range r {
-		x, ok1 := mul64(ir.Abs(a), r[k])
+		x, ok1 := mul64(intmath.Abs(a), r[k])
 		y, ok2 := mul64(r[pos], eq[k])
 		if a < 0 {
 			y = -y
@@ -392,7 +392,7 @@ func (ep *edgePoly) substitute(f [][]int64) error {
 		fp := append([]int64(nil), f[st.pos]...)
 		for q := range f {
 			for v := range f[q] {
-				x, ok1 := mul64(ir.Abs(a), f[q][v])
+				x, ok1 := mul64(intmath.Abs(a), f[q][v])
 				y, ok2 := mul64(fp[v], st.eq[q])
 				if a < 0 {
 					y = -y
@@ -411,7 +411,7 @@ func (ep *edgePoly) substitute(f [][]int64) error {
 // mul64 returns x·y and whether it fits in an int64 (math.MinInt64
 // excluded, as poly does).
 func mul64(x, y int64) (int64, bool) {
-	hi, lo := bits.Mul64(uint64(ir.Abs(x)), uint64(ir.Abs(y)))
+	hi, lo := bits.Mul64(uint64(intmath.Abs(x)), uint64(intmath.Abs(y)))
 	if hi != 0 || lo > math.MaxInt64 {
 		return 0, false
 	}

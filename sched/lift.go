@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"nestor/internal/intmath"
 	"slices"
 
 	"nestor/deps"
@@ -59,7 +60,7 @@ func LiftConstants(p *ir.Program) (q *ir.Program, l *Lift, ok bool) {
 	var mags []int64
 	seen := map[int64]bool{}
 	visit := func(a ir.Aff) {
-		if m := ir.Abs(a.Const); m > liftMin && !seen[m] && a.Const != math.MinInt64 {
+		if m := intmath.Abs(a.Const); m > liftMin && !seen[m] && a.Const != math.MinInt64 {
 			seen[m] = true
 			mags = append(mags, m)
 		}
@@ -96,7 +97,7 @@ func LiftConstants(p *ir.Program) (q *ir.Program, l *Lift, ok bool) {
 		b := a.Clone()
 		b.Param = make([]int64, np)
 		copy(b.Param, a.Param)
-		if m := ir.Abs(a.Const); m > liftMin && a.Const != math.MinInt64 {
+		if m := intmath.Abs(a.Const); m > liftMin && a.Const != math.MinInt64 {
 			s := int64(1)
 			if a.Const < 0 {
 				s = -1
@@ -187,7 +188,7 @@ func (l *Lift) Lower(sc *Schedule) (*Schedule, error) {
 
 // mulAdd returns c + a·v, false on int64 overflow.
 func mulAdd(c, a, v int64) (int64, bool) {
-	if a != 0 && (v > math.MaxInt64/ir.Abs(a) || v < -math.MaxInt64/ir.Abs(a)) {
+	if a != 0 && (v > math.MaxInt64/intmath.Abs(a) || v < -math.MaxInt64/intmath.Abs(a)) {
 		return 0, false
 	}
 	p := a * v

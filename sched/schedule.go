@@ -3,6 +3,7 @@ package sched
 import (
 	"fmt"
 	"math/big"
+	"nestor/internal/intmath"
 	"slices"
 
 	"nestor/deps"
@@ -369,7 +370,7 @@ func affExpr(a ir.Aff, t ir.Type) ir.Expr {
 			return
 		}
 		if c != 1 && c != -1 {
-			term = &ir.Binary{Op: ir.Mul, X: &ir.Const{T: t, Int: ir.Abs(c)}, Y: term, T: t}
+			term = &ir.Binary{Op: ir.Mul, X: &ir.Const{T: t, Int: intmath.Abs(c)}, Y: term, T: t}
 		}
 		switch {
 		case e == nil && c < 0:
@@ -389,7 +390,7 @@ func affExpr(a ir.Aff, t ir.Type) ir.Expr {
 		add(&ir.ParamRef{T: t, Param: q}, c)
 	}
 	if a.Const != 0 || e == nil {
-		k := &ir.Const{T: t, Int: ir.Abs(a.Const)}
+		k := &ir.Const{T: t, Int: intmath.Abs(a.Const)}
 		switch {
 		case e == nil && a.Const < 0:
 			return &ir.Const{T: t, Int: a.Const}

@@ -2,6 +2,7 @@ package sched
 
 import (
 	"fmt"
+	"nestor/internal/intmath"
 	"slices"
 
 	"nestor/ir"
@@ -885,7 +886,7 @@ func footprint(p *ir.Program, olds [][]ir.Aff, g []int, sizes []int64) int64 {
 			for _, x := range acc.Index {
 				r := int64(1)
 				for k, j := range g {
-					r += ir.Abs(step(x, olds[si], j)) * (sizes[k] - 1)
+					r += intmath.Abs(step(x, olds[si], j)) * (sizes[k] - 1)
 				}
 				n *= r
 			}
@@ -952,8 +953,8 @@ func dimName(p *ir.Program, sc *Schedule, k int) string {
 		row := sc.Rows[si][k]
 		best, bestC := -1, int64(0)
 		for j, c := range row.Iter {
-			if ir.Abs(c) > bestC {
-				best, bestC = j, ir.Abs(c)
+			if intmath.Abs(c) > bestC {
+				best, bestC = j, intmath.Abs(c)
 			}
 		}
 		if best >= 0 && best < len(s.Iters) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"nestor/internal/intmath"
 	"slices"
 
 	"nestor/interp"
@@ -239,16 +240,16 @@ func separableRange(s *ir.Stmt, j int, params []int64) (int64, bool) {
 		a := c.Iter[j]
 		if a > 0 || c.Eq {
 			if a > 0 {
-				lo = max(lo, ir.CeilDiv(-r, a))
+				lo = max(lo, intmath.CeilDiv(-r, a))
 			} else {
-				lo = max(lo, ir.CeilDiv(r, -a))
+				lo = max(lo, intmath.CeilDiv(r, -a))
 			}
 		}
 		if a < 0 || c.Eq {
 			if a < 0 {
-				hi = min(hi, ir.FloorDiv(r, -a))
+				hi = min(hi, intmath.FloorDiv(r, -a))
 			} else {
-				hi = min(hi, ir.FloorDiv(-r, a))
+				hi = min(hi, intmath.FloorDiv(-r, a))
 			}
 		}
 	}
