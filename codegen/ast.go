@@ -163,6 +163,10 @@ func stmtsIn(ns []Node) []int {
 				if !slices.Contains(out, n.Stmt) {
 					out = append(out, n.Stmt)
 				}
+			case *Packed:
+				if !slices.Contains(out, n.Stmt) {
+					out = append(out, n.Stmt)
+				}
 			case *Loop:
 				walk(n.Body)
 			case *If:

@@ -226,6 +226,8 @@ func (pr *printer) node(n Node, depth int) {
 			conds = append(conds, pr.cond(c))
 		}
 		pr.nested(depth, "if ("+strings.Join(conds, " && ")+")", n.Body)
+	case *Packed:
+		pr.packed(n, depth)
 	case *Instance:
 		if pr.lift != nil && slices.Contains(pr.lift.stmts, n.Stmt) {
 			pr.fail(fmt.Errorf("codegen: reduction statement %s printed outside its body", pr.p.Stmts[n.Stmt].Name))

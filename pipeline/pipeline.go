@@ -70,6 +70,12 @@ type Options struct {
 	// statements all run in OpenMP loops, instead of one fork per
 	// iteration (codegen.PrintOptions.ForkOnce; the CLI's --fork-once).
 	ForkOnce bool
+	// Pack runs each matrix-product statement alone in its loops at the
+	// top of a region (W[i][j] += X(i,k) * Y(k,j) over a box) as BLIS
+	// runs dgemm: blocks of its operands packed into contiguous panels
+	// and a register-blocked micro-kernel (codegen.Packed; the CLI's
+	// --pack).
+	Pack bool
 	// KeepCached keeps the original order of a region whose new schedule
 	// has no parallel loop (a time-skewed stencil) when its arrays fit in
 	// the L2 cache (skewing gains no locality there and costs the vector
@@ -244,6 +250,7 @@ var passes = []pass{
 	{name: "rfactor", fn: factor},
 	{name: "build", fn: buildPass, code: true},
 	{name: "parallel", fn: parallelPass, code: true},
+	{name: "pack", fn: packPass, code: true},
 	{name: "jam", fn: jamPass, code: true},
 	{name: "unroll", fn: unrollPass, code: true},
 	{name: "reductions", fn: reductionsPass, code: true},
@@ -259,6 +266,8 @@ var order = []struct{ before, after, why string }{
 	{"schedule", "rfactor", "rfactor factors the loops of the final schedule, and only those it leaves sequential"},
 	{"rfactor", "build", "code is built from the final program: every program pass comes first"},
 	{"build", "parallel", "OpenMP and SIMD marks annotate the loop AST"},
+	{"parallel", "pack", "a packed product is printed with its own OpenMP team: the parallel marks of the loops it replaces go with them"},
+	{"pack", "jam", "unroll-and-jam would unroll the loops that pack replaces"},
 	{"parallel", "jam", "unroll-and-jam keeps the marks of the loops it leaves and jams only point loops inside the parallel one"},
 	{"jam", "unroll", "the unroll hints go on the innermost loops jamming leaves"},
 	{"parallel", "unroll", "an unroll hint goes only where no OpenMP mark is (a pragma between omp simd and its loop is an error)"},
@@ -440,6 +449,23 @@ func jamPass(s *region, opt *Options) error {
 	}
 	codegen.UnrollJam(s.Prog, s.tree, codegen.JamOptions{Rows: rows, Cols: cols,
 		Band: func(level int) (int, bool) { return s.loops[level].Band, !s.loops[level].Tile }})
+	return nil
+}
+
+// packPass replaces the loops of the matrix products of the region by
+// packed blocks (Options.Pack), with a note per product.
+func packPass(s *region, opt *Options) error {
+	if !opt.Pack {
+		return nil
+	}
+	orig := s.scheduled
+	if orig == nil {
+		orig = s.Prog
+	}
+	vb := opt.Target().VectorBytes
+	for _, st := range codegen.Pack(s.tree, s.Prog, orig, codegen.PackOptions{VectorBytes: vb, Parallel: opt.Parallel && s.dec.Parallel != sched.No}) {
+		opt.note(s.Scop, "%s at %s runs as packed blocks (a BLIS-style matrix product)", s.Prog.Stmts[st].Name, s.Prog.Stmts[st].Pos)
+	}
 	return nil
 }
 

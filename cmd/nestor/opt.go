@@ -33,6 +33,7 @@ type sourceFlags struct {
 	reroll          bool
 	share           bool
 	forkOnce        bool
+	pack            bool
 	expand          bool
 	schedBudget     float64
 }
@@ -47,6 +48,7 @@ func (s *sourceFlags) register(fs *flag.FlagSet) {
 // spelling where it has one).
 func (s *sourceFlags) registerOpt(fs *flag.FlagSet) {
 	fs.BoolVar(&s.reroll, "reroll", false, "reroll hand-unrolled statements into loops: runs of isomorphic statements whose subscripts and literals move in arithmetic progression (y[i] = ...; y[i+1] = ...; ...) become one loop, in the original order, before scheduling")
+	fs.BoolVar(&s.pack, "pack", false, "run each matrix product alone in its loops (W[i][j] += X(i,k) * Y(k,j) over a box, as in gemm, 2mm, 3mm) as BLIS runs dgemm: its operands' blocks packed into contiguous panels, a 6-row register-blocked micro-kernel, one team of threads; every element sums in the original order")
 	fs.BoolVar(&s.forkOnce, "fork-once", false, "fork one team of threads around a sequential loop whose statements all run in parallel loops (a stencil's time steps), which then share each loop's iterations and meet at its barrier, instead of forking once per iteration")
 	fs.BoolVar(&s.share, "share", false, "print straight-line bodies (the copies of unrolled statements) with the subexpressions they repeat computed once, in const temporaries, and the patterns they repeat with differences outlined into local macros (anti-unification, as nestor outline does)")
 	fs.BoolVar(&s.schedule, "schedule", true, "compute an affine schedule (Pluto-style); --schedule=false keeps the original order and turns off what follows")
@@ -72,7 +74,7 @@ func (s *sourceFlags) options(w io.Writer) (pipeline.Options, error) {
 	o := pipeline.Options{Check: s.check, Schedule: s.schedule, Notes: w,
 		Align: s.align, Tile: s.schedule && s.tile && !s.notile, Parallel: s.schedule && s.parallel && !s.nopar,
 		UnrollJam: s.schedule && s.unrollJam, KeepCached: s.keepCached,
-		Rfactor: !s.norfactor, AssocMath: s.assocMath, Wrap: s.wrap, Reroll: s.reroll, Share: s.share, ForkOnce: s.forkOnce,
+		Rfactor: !s.norfactor, AssocMath: s.assocMath, Wrap: s.wrap, Reroll: s.reroll, Share: s.share, ForkOnce: s.forkOnce, Pack: s.pack,
 		Expand: s.schedule && s.expand, Machine: model.Host()}
 	if s.schedBudget < 1 || s.schedBudget > 1e15 {
 		return o, usageError{fmt.Sprintf("--sched-budget %g: want a number of work units between 1 and 1e15", s.schedBudget)}

@@ -1,0 +1,112 @@
+package codegen
+
+import (
+	"strings"
+	"testing"
+
+	"nestor/frontend"
+)
+
+// TestPackable: the statements Pack may run as packed blocks are matrix
+// products over a box whose result elements are distinct and which read
+// nothing they write; everything else keeps its loops.
+func TestPackable(t *testing.T) {
+	for _, c := range []struct {
+		name, body string
+		ok         bool
+	}{
+		{"gemm", "C[i][j] += alpha * A[i][k] * B[k][j];", true},
+		{"swapped factors", "C[i][j] += B[k][j] * A[i][k];", true},
+		{"transposed operands", "C[i][j] += A[k][i] * B[j][k];", true},
+		{"result transposed", "C[j][i] += A[i][k] * B[k][j];", true},
+		{"no product", "C[i][j] += A[i][k] + B[k][j];", false},
+		{"assignment", "C[i][j] = A[i][k] * B[k][j];", false},
+		{"reads the result", "C[i][j] += C[i][k] * B[k][j];", false},
+		{"one side reads both", "C[i][j] += A[i][j] * B[k][j];", false},
+		{"elements not distinct", "D[i + j] += A[i][k] * B[k][j];", false},
+		{"k in the result", "C[i][k] += A[i][k] * B[k][j];", false},
+		{"a call", "C[i][j] += sqrt(A[i][k]) * B[k][j];", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			src := `#include <math.h>
+void f(int n, double alpha, double C[n][n], double D[2 * n], double A[n][n], double B[n][n]) {
+#pragma scop
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++)
+      for (int k = 0; k < n; k++)
+        ` + c.body + `
+#pragma endscop
+}
+`
+			f, err := frontend.Parse("p.c", []byte(src), frontend.Config{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, ok := packable(f.Scops[0].Prog, 0)
+			if ok != c.ok {
+				t.Errorf("packable: %v, want %v", ok, c.ok)
+			}
+		})
+	}
+	// A triangular domain (syrk's j <= i) is no box.
+	f, err := frontend.Parse("t.c", []byte(`void f(int n, double C[n][n], double A[n][n]) {
+#pragma scop
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j <= i; j++)
+      for (int k = 0; k < n; k++)
+        C[i][j] += A[i][k] * A[j][k];
+#pragma endscop
+}
+`), frontend.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := packable(f.Scops[0].Prog, 0); ok {
+		t.Error("a triangular domain packed")
+	}
+}
+
+// TestPackOnlyWholeNests: a product whose loop also runs another
+// statement, or sits inside a loop, keeps its loops; a product alone at
+// the top is packed, and the printed code names its buffers.
+func TestPackOnlyWholeNests(t *testing.T) {
+	for _, c := range []struct {
+		name, body string
+		packed     int
+	}{
+		{"alone", `for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++)
+      for (int k = 0; k < n; k++)
+        C[i][j] += A[i][k] * B[k][j];`, 1},
+		{"with another statement", `for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) {
+      C[i][j] = 0.0;
+      for (int k = 0; k < n; k++)
+        C[i][j] += A[i][k] * B[k][j];
+    }`, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			src := "void f(int n, double C[n][n], double A[n][n], double B[n][n]) {\n#pragma scop\n  " + c.body + "\n#pragma endscop\n}\n"
+			f, err := frontend.Parse("p.c", []byte(src), frontend.Config{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := f.Scops[0].Prog
+			b, err := Build(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := Pack(b, p, p, PackOptions{VectorBytes: 32, Parallel: true})
+			if len(got) != c.packed {
+				t.Fatalf("%d statements packed, want %d", len(got), c.packed)
+			}
+			var out strings.Builder
+			if err := PrintC(&out, p, b, "  "); err != nil {
+				t.Fatal(err)
+			}
+			if has := strings.Contains(out.String(), "nestor_Bp"); has != (c.packed > 0) {
+				t.Errorf("packed buffers printed: %v, want %v:\n%s", has, c.packed > 0, out.String())
+			}
+		})
+	}
+}
