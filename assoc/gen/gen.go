@@ -89,6 +89,10 @@ type GenConfig struct {
 	// nil).
 	Progress      io.Writer
 	ProgressEvery time.Duration
+
+	// queries counts the queries the run's provers sent to Z3 (set by
+	// Generate, added to as workers close).
+	queries *atomic.Int64
 }
 
 // DefaultSamples is the number of random draws per candidate, the
@@ -126,6 +130,9 @@ type GenStats struct {
 	// included (zero where the system does not say).
 	CPU      time.Duration
 	Replayed int // outcomes read from the journal
+	// Queries counts the queries sent to Z3 (associativity, identity,
+	// commutativity, and with classes the equalities of members).
+	Queries int64
 	// Class counts of a run with GenConfig.Classes (genclass.go).
 	Class ClassStats
 }
@@ -169,7 +176,7 @@ func (s *GenStats) Total() LevelStats {
 
 // Print writes the statistics as a table.
 func (s *GenStats) Print(w io.Writer) {
-	fmt.Fprintf(w, "%v %d-tuples (wall %v, cpu %v, %d Z3 outcomes replayed from the journal)\n", s.Type, s.TupleSize, s.Wall.Round(time.Millisecond), s.CPU.Round(time.Millisecond), s.Replayed)
+	fmt.Fprintf(w, "%v %d-tuples (wall %v, cpu %v, %d Z3 queries, %d Z3 outcomes replayed from the journal)\n", s.Type, s.TupleSize, s.Wall.Round(time.Millisecond), s.CPU.Round(time.Millisecond), s.Queries, s.Replayed)
 	fmt.Fprintf(w, "%6s %10s %8s %8s %8s %7s %5s %7s %7s %5s %5s %10s\n",
 		"leaves", "candidates", "random", "xy", "elem", "proved", "real", "refuted", "unknown", "id", "comm", "time")
 	row := func(name string, l LevelStats) {
@@ -261,6 +268,7 @@ func Generate(cfg GenConfig) ([]assoc.Entry, *GenStats, error) {
 		return nil, nil, err
 	}
 	defer jr.close()
+	cfg.queries = new(atomic.Int64)
 	if cfg.Classes {
 		return generateClasses(cfg, jr)
 	}
@@ -376,6 +384,7 @@ func Generate(cfg GenConfig) ([]assoc.Entry, *GenStats, error) {
 	}
 	halt()
 	stats.Wall, stats.CPU = time.Since(start), processCPU()-cpu0
+	stats.Queries = cfg.queries.Load()
 	prog.print(stats)
 	if workerErr != nil {
 		return nil, stats, workerErr
@@ -497,6 +506,9 @@ func newGenWorker(cfg GenConfig, jr *journal) *genWorker {
 
 func (w *genWorker) close() {
 	for _, p := range w.provers {
+		if w.cfg.queries != nil {
+			w.cfg.queries.Add(int64(p.Queries))
+		}
 		p.Close()
 	}
 }

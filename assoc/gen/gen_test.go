@@ -410,6 +410,9 @@ func TestGenerateClassesResume(t *testing.T) {
 	if stats2.Replayed != keep-1 {
 		t.Errorf("replayed %d outcomes, want %d", stats2.Replayed, keep-1)
 	}
+	if stats.Queries == 0 || stats2.Queries >= stats.Queries {
+		t.Errorf("Z3 queries: %d, then %d resumed", stats.Queries, stats2.Queries)
+	}
 	if a, b := entryLines(want), entryLines(got); a != b {
 		t.Errorf("resumed table differs:\n%s\nvs\n%s", b, a)
 	}

@@ -272,6 +272,7 @@ func generateClasses(cfg GenConfig, jr *journal) ([]assoc.Entry, *GenStats, erro
 		return nil
 	})
 	stats.Wall, stats.CPU = time.Since(start), processCPU()-cpu0
+	stats.Queries = cfg.queries.Load()
 	prog.print(stats)
 	if err != nil {
 		return nil, stats, err
