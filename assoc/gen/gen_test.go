@@ -454,16 +454,18 @@ func TestJournalSameRun(t *testing.T) {
 
 func TestClassETA(t *testing.T) {
 	for _, c := range []struct {
-		el            time.Duration
-		proving, left int
-		want          string
+		el                              time.Duration
+		proving, left, fresh, candsLeft int
+		want                            string
 	}{
-		{time.Minute, 0, 10, "ETA ?"},
-		{time.Minute, 30, 0, "ETA 0s"},
-		{time.Minute, 30, 60, "2.0 s/class, ETA 2m0s"},
+		{time.Minute, 0, 10, 0, 10, "ETA ?"},
+		{time.Minute, 30, 0, 100, 0, "ETA 0s"},
+		// 60 s for 30 classes of 120 candidates: 60 classes of 90
+		// candidates left take between 45 s and 2 min.
+		{time.Minute, 30, 60, 120, 90, "2.0 s/class, ETA 45s to 2m0s"},
 	} {
-		if got := classETA(c.el, c.proving, c.left); got != c.want {
-			t.Errorf("classETA(%v, %d, %d) = %q, want %q", c.el, c.proving, c.left, got, c.want)
+		if got := classETA(c.el, c.proving, c.left, c.fresh, c.candsLeft); got != c.want {
+			t.Errorf("classETA(%v, %d, %d, %d, %d) = %q, want %q", c.el, c.proving, c.left, c.fresh, c.candsLeft, got, c.want)
 		}
 	}
 }

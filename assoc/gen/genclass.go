@@ -233,7 +233,7 @@ func generateClasses(cfg GenConfig, jr *journal) ([]assoc.Entry, *GenStats, erro
 	if cfg.Progress != nil {
 		fmt.Fprintf(cfg.Progress, "assoc gen classes: %d elementary candidates in %d classes\n", len(cands), len(classes))
 	}
-	outs, err := classParallel(cfg, jr, stats, prog, tick, len(classes), func(w *genWorker, i int, emit func(genOutcome)) error {
+	outs, err := classParallel(cfg, jr, stats, prog, tick, len(classes), len(cands), func(w *genWorker, i int, emit func(genOutcome)) error {
 		rep := classes[i][0]
 		ro := genOutcome{seq: rep.seq, tp: rep.tp, leaves: rep.tp.Leaves(), stage: stageElementary}
 		t0 := time.Now()
@@ -294,10 +294,10 @@ func generateClasses(cfg GenConfig, jr *journal) ([]assoc.Entry, *GenStats, erro
 }
 
 // classParallel runs fn(w, i, emit) for i below n on cfg.Jobs workers,
-// each with its own provers; fn emits the outcomes of its candidates.
-// It returns them all, counts them in stats, journals those Z3 decided,
-// and writes progress.
-func classParallel(cfg GenConfig, jr *journal, stats *GenStats, prog *genProgress, tick *time.Ticker, n int,
+// each with its own provers; fn emits the outcomes of its candidates,
+// cands in all. It returns them all, counts them in stats, journals those
+// Z3 decided, and writes progress.
+func classParallel(cfg GenConfig, jr *journal, stats *GenStats, prog *genProgress, tick *time.Ticker, n, cands int,
 	fn func(w *genWorker, i int, emit func(genOutcome)) error) ([]genOutcome, error) {
 	var outs []genOutcome
 	idx := make(chan int)
@@ -351,6 +351,7 @@ func classParallel(cfg GenConfig, jr *journal, stats *GenStats, prog *genProgres
 	}
 	start := time.Now()
 	classes, proving := 0, 0 // classes done, and those of them Z3 ran for
+	decided, fresh := 0, 0   // candidates decided, and those not replayed
 	for done := false; !done; {
 		select {
 		case r, ok := <-res:
@@ -370,6 +371,10 @@ func classParallel(cfg GenConfig, jr *journal, stats *GenStats, prog *genProgres
 				continue
 			}
 			outs = append(outs, r.o)
+			decided++
+			if !r.o.replay {
+				fresh++
+			}
 			stats.add(r.o)
 			stats.Class.count(r.o)
 			prog.add(r.o)
@@ -382,25 +387,34 @@ func classParallel(cfg GenConfig, jr *journal, stats *GenStats, prog *genProgres
 			prog.print(stats)
 			if cfg.Progress != nil {
 				fmt.Fprintf(cfg.Progress, "assoc gen classes: %d/%d classes done (%d without Z3: replayed or refuted), %s; %s\n",
-					classes, n, classes-proving, classETA(time.Since(start), proving, n-classes), stats.Class)
+					classes, n, classes-proving, classETA(time.Since(start), proving, n-classes, fresh, cands-decided), stats.Class)
 			}
 		}
 	}
 	return outs, first
 }
 
-// classETA estimates the time left for left classes from the time
-// elapsed over the proving classes done: those replayed from a journal
-// take next to none.
-func classETA(elapsed time.Duration, proving, left int) string {
+// classETA estimates the time left for left classes (candsLeft
+// candidates) from the time elapsed over the proving classes done and
+// over the fresh candidates decided (those replayed from a journal take
+// next to none). The classes come largest first: the time per class
+// falls as the run goes on, and the time per candidate rises (a member
+// costs at most one equality query), so the time left lies between
+// the two estimates, per candidate and per class.
+func classETA(elapsed time.Duration, proving, left, fresh, candsLeft int) string {
 	if left == 0 {
 		return "ETA 0s"
 	}
-	if proving == 0 {
+	if proving == 0 || fresh == 0 {
 		return "ETA ?"
 	}
-	per := elapsed / time.Duration(proving)
-	return fmt.Sprintf("%.1f s/class, ETA %v", per.Seconds(), (per * time.Duration(left)).Round(time.Second))
+	perClass := elapsed / time.Duration(proving)
+	lo := elapsed / time.Duration(fresh) * time.Duration(candsLeft)
+	hi := perClass * time.Duration(left)
+	if lo > hi {
+		lo, hi = hi, lo
+	}
+	return fmt.Sprintf("%.1f s/class, ETA %v to %v", perClass.Seconds(), lo.Round(time.Second), hi.Round(time.Second))
 }
 
 // How a member of a class was decided (genOutcome.member).
