@@ -67,6 +67,7 @@ const (
 // statements packed.
 func Pack(b *Block, p, orig *ir.Program, opt PackOptions) []int {
 	var done []int
+	all := func(s int) int { return instancesOf(b.Body, s) }
 	var walk func(body []Node)
 	walk = func(body []Node) {
 		for k, n := range body {
@@ -81,8 +82,8 @@ func Pack(b *Block, p, orig *ir.Program, opt PackOptions) []int {
 					continue
 				}
 				pk, ok := packable(orig, stmts[0])
-				if !ok || !coversAll(body, stmts[0], k) {
-					continue
+				if !ok || instancesOf([]Node{n}, stmts[0]) != all(stmts[0]) {
+					continue // some of its instances run elsewhere
 				}
 				pk.Stmt = stmts[0]
 				size := orig.Arrays[orig.Stmts[stmts[0]].Accesses[0].Array].Elem.Size()
@@ -97,16 +98,26 @@ func Pack(b *Block, p, orig *ir.Program, opt PackOptions) []int {
 	return done
 }
 
-// coversAll reports whether body[k] is the only node of body holding
-// instances of statement s (body is not inside a loop, so that node runs
-// them all).
-func coversAll(body []Node, s, k int) bool {
-	for m, n := range body {
-		if m != k && slices.Contains(stmtsIn([]Node{n}), s) {
-			return false
+// instancesOf returns the number of Instance nodes of statement s in
+// ns: a loop that holds all of them, outside every loop, runs every
+// instance of s.
+func instancesOf(ns []Node, s int) int {
+	n := 0
+	for _, nd := range ns {
+		switch nd := nd.(type) {
+		case *Instance:
+			if nd.Stmt == s {
+				n++
+			}
+		case *Loop:
+			n += instancesOf(nd.Body, s)
+		case *If:
+			n += instancesOf(nd.Body, s)
+		case *Block:
+			n += instancesOf(nd.Body, s)
 		}
 	}
-	return true
+	return n
 }
 
 // packable returns statement s of orig as a Packed product, or false:

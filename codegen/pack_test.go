@@ -96,6 +96,13 @@ func TestPackOnlyWholeNests(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if c.packed > 0 {
+				// The same loop twice: neither copy runs every instance.
+				twice := &Block{Body: append(append([]Node(nil), b.Body...), b.Body...)}
+				if got := Pack(twice, p, p, PackOptions{VectorBytes: 32}); len(got) != 0 {
+					t.Errorf("a statement whose instances run in two loops was packed")
+				}
+			}
 			got := Pack(b, p, p, PackOptions{VectorBytes: 32, Parallel: true})
 			if len(got) != c.packed {
 				t.Fatalf("%d statements packed, want %d", len(got), c.packed)
