@@ -120,6 +120,13 @@ func instancesOf(ns []Node, s int) int {
 	return n
 }
 
+// Packable reports whether statement s of p is a matrix product Pack can
+// run as packed blocks, when its loops hold nothing else (see packable).
+func Packable(p *ir.Program, s int) bool {
+	_, ok := packable(p, s)
+	return ok
+}
+
 // packable returns statement s of orig as a Packed product, or false:
 // W[..] += X * Y over a box of three counters, W's subscripts one
 // counter I and one J each (with coefficient ±1; the others constant),

@@ -139,6 +139,8 @@ type Decisions struct {
 	Unroll int64
 	// ForkOnce sets Options.ForkOnce for the region (Yes or No).
 	ForkOnce sched.Tristate
+	// Pack sets Options.Pack for the region (Yes or No).
+	Pack sched.Tristate
 }
 
 // Order is Decisions.Order.
@@ -455,7 +457,7 @@ func jamPass(s *region, opt *Options) error {
 // packPass replaces the loops of the matrix products of the region by
 // packed blocks (Options.Pack), with a note per product.
 func packPass(s *region, opt *Options) error {
-	if !opt.Pack {
+	if !s.dec.Pack.Or(opt.Pack) {
 		return nil
 	}
 	orig := s.scheduled

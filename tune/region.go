@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 
+	"nestor/codegen"
 	"nestor/frontend"
 	"nestor/pipeline"
 	"nestor/sched"
@@ -34,7 +35,7 @@ type Region struct {
 	// origPar reports whether the original order has parallel loops.
 	origPar bool
 	// The region-wide choices (-1: absent).
-	order, fusion, parallel, jam, rfactor, simd, unroll, fork int
+	order, fusion, parallel, jam, rfactor, simd, unroll, fork, pack int
 }
 
 // variant is one fusion policy's schedule and the choices of its bands.
@@ -57,7 +58,7 @@ type bandChoices struct {
 // NewRegion builds the decision space of region k of f for the options
 // opt (normally pipeline.DefaultOptions()).
 func NewRegion(f *frontend.File, k int, opt pipeline.Options) (*Region, error) {
-	r := &Region{File: f, Index: k, Opt: opt, Space: &Space{}, order: -1, fusion: -1, parallel: -1, jam: -1, rfactor: -1, simd: -1, unroll: -1, fork: -1}
+	r := &Region{File: f, Index: k, Opt: opt, Space: &Space{}, order: -1, fusion: -1, parallel: -1, jam: -1, rfactor: -1, simd: -1, unroll: -1, fork: -1, pack: -1}
 	opt.Notes = nil
 	var policies []sched.Fusion
 	for _, fu := range fusions {
@@ -172,6 +173,15 @@ func (r *Region) build() {
 		r.relevantIff(r.fork, Lit{r.parallel, sp.set(r.parallel, "yes")})
 	}
 	r.unroll = sp.add(Choice{Name: "unroll", Values: []string{"1", "2", "4", "8"}, Default: 0})
+	// BLIS-style packed blocks for a matrix product alone in its loops
+	// (codegen.Packed): offered where a statement of the region is one.
+	prog := r.File.Scops[r.Index].Prog
+	for st := range prog.Stmts {
+		if codegen.Packable(prog, st) {
+			r.pack = sp.add(Choice{Name: "pack", Values: []string{"-", "yes", "no"}, Default: 1 + boolIndex(r.Opt.Pack)})
+			break
+		}
+	}
 	if r.parallel >= 0 && r.Opt.Rfactor {
 		r.rfactor = sp.add(Choice{Name: "rfactor", Values: []string{"-", "yes", "no"}, Default: 1})
 		r.relevantIff(r.rfactor, Lit{r.parallel, sp.set(r.parallel, "yes")})
@@ -284,6 +294,7 @@ func (r *Region) Decisions(d *Domains) pipeline.Decisions {
 	dec.Rfactor = tristate(d, r.rfactor)
 	dec.SIMD = tristate(d, r.simd)
 	dec.ForkOnce = tristate(d, r.fork)
+	dec.Pack = tristate(d, r.pack)
 	if r.unroll >= 0 {
 		if u, err := strconv.ParseInt(d.Value(r.unroll), 10, 64); err == nil {
 			dec.Unroll = u

@@ -120,7 +120,7 @@ func TestRecordsApply(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := r.Decisions(d)
-		if got.Order != want.Order || got.Fusion != want.Fusion || got.Parallel != want.Parallel || got.Jam != want.Jam || got.Rfactor != want.Rfactor ||
+		if got.Order != want.Order || got.Fusion != want.Fusion || got.Parallel != want.Parallel || got.Jam != want.Jam || got.Rfactor != want.Rfactor || got.Pack != want.Pack ||
 			!slices.EqualFunc(got.Bands, want.Bands, func(a, b sched.BandPlan) bool {
 				return slices.Equal(a.Order, b.Order) && a.Tile == b.Tile && slices.Equal(a.Sizes, b.Sizes) && a.Wavefront == b.Wavefront
 			}) {
@@ -146,5 +146,29 @@ func TestCostBytes(t *testing.T) {
 	}
 	if want := int64(20*25+20*30+30*25+2) * 8; c.Bytes != want { // and alpha, beta
 		t.Errorf("gemm MINI: %d bytes touched at least, want %d (C, A, B whole, alpha and beta)", c.Bytes, want)
+	}
+}
+
+// TestPackChoice: a region with a matrix product alone in its loops
+// offers the pack choice (default: the option's value, off), one without
+// does not; setting it reaches the pipeline's decisions.
+func TestPackChoice(t *testing.T) {
+	r := region(t, "gemm")
+	c := r.Space.lookup("pack")
+	if c < 0 {
+		t.Fatal("gemm offers no pack choice")
+	}
+	if v := r.Space.Choices[c].Values[r.Space.Choices[c].Default]; v != "no" {
+		t.Errorf("pack defaults to %q, want no (Options.Pack is off)", v)
+	}
+	d, _ := r.Space.NewDomains()
+	if !d.Restrict(c, r.Space.set(c, "yes")) {
+		t.Fatal("pack=yes is a dead end")
+	}
+	if got := r.Decisions(d).Pack; got != sched.Yes {
+		t.Errorf("pack=yes gives Decisions.Pack %v", got)
+	}
+	if region(t, "atax").Space.lookup("pack") >= 0 {
+		t.Error("atax, which has no matrix product, offers pack")
 	}
 }
