@@ -52,12 +52,13 @@ type PackOptions struct {
 }
 
 // The block sizes of a packed product: MC rows of X and KC steps of k
-// (MC·KC elements, in L2), NC columns of Y (KC·NC elements, in L3).
+// (MC·KC elements, in L2), NC columns of Y (KC·NC elements, 1 MB for
+// double: in L2 or L3, and few pages for a first call to map).
 const (
 	packMR = 6
 	packMC = 96
 	packKC = 256
-	packNC = 2048
+	packNC = 512
 )
 
 // Pack replaces each loop of b that runs only instances of one
