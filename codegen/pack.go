@@ -38,6 +38,9 @@ type Packed struct {
 	// Parallel shares the blocks of i among the threads (one team for
 	// the whole product), each with its own X buffer.
 	Parallel bool
+	// Guard holds the conditions of the ifs the loop was in (over the
+	// parameters), printed around the blocks.
+	Guard []Cond
 }
 
 func (*Packed) node() {}
@@ -61,41 +64,47 @@ const (
 	packNC = 512
 )
 
-// Pack replaces each loop of b that runs only instances of one
-// matrix-product statement (see Packed), at the top of the region (no
-// loop around it), by a Packed node. orig is the program before
-// scheduling, whose statements match p's one for one. It returns the
-// statements packed.
+// Pack replaces each loop at the top of b (alone in an if at the top, or
+// in a chain of such ifs) that runs only instances of one matrix-product
+// statement (see Packed), and all of them, by a Packed node. orig is the
+// program before scheduling, whose statements match p's one for one. It
+// returns the statements packed.
+//
+// The printed blocks read local buffers and block counts: they are
+// printed between "#pragma endscop" and "#pragma scop" lines, outside the
+// region, so that nestor reads its own output back (hence only at the
+// top of the region).
 func Pack(b *Block, p, orig *ir.Program, opt PackOptions) []int {
 	var done []int
-	all := func(s int) int { return instancesOf(b.Body, s) }
-	var walk func(body []Node)
-	walk = func(body []Node) {
-		for k, n := range body {
-			switch n := n.(type) {
-			case *If:
-				walk(n.Body)
-			case *Block:
-				walk(n.Body)
-			case *Loop:
-				stmts := stmtsIn([]Node{n})
-				if len(stmts) != 1 || slices.Contains(done, stmts[0]) {
-					continue
-				}
-				pk, ok := packable(orig, stmts[0])
-				if !ok || instancesOf([]Node{n}, stmts[0]) != all(stmts[0]) {
-					continue // some of its instances run elsewhere
-				}
-				pk.Stmt = stmts[0]
-				size := orig.Arrays[orig.Stmts[stmts[0]].Accesses[0].Array].Elem.Size()
-				pk.MR, pk.NR, pk.MC, pk.KC, pk.NC = packMR, max(4, 2*opt.VectorBytes/size), packMC, packKC, packNC
-				pk.Parallel = opt.Parallel
-				body[k] = pk
-				done = append(done, stmts[0])
+	for k, n := range b.Body {
+		var guard []Cond
+		for {
+			f, ok := n.(*If)
+			if !ok || len(f.Body) != 1 {
+				break
 			}
+			guard = append(guard, f.Conds...)
+			n = f.Body[0]
 		}
+		l, ok := n.(*Loop)
+		if !ok {
+			continue
+		}
+		stmts := stmtsIn([]Node{l})
+		if len(stmts) != 1 || slices.Contains(done, stmts[0]) {
+			continue
+		}
+		pk, ok := packable(orig, stmts[0])
+		if !ok || instancesOf([]Node{l}, stmts[0]) != instancesOf(b.Body, stmts[0]) || slices.ContainsFunc(guard, func(c Cond) bool { return len(c.Divs) > 0 }) {
+			continue // some of its instances run elsewhere
+		}
+		pk.Stmt, pk.Guard = stmts[0], guard
+		size := orig.Arrays[orig.Stmts[stmts[0]].Accesses[0].Array].Elem.Size()
+		pk.MR, pk.NR, pk.MC, pk.KC, pk.NC = packMR, max(4, 2*opt.VectorBytes/size), packMC, packKC, packNC
+		pk.Parallel = opt.Parallel
+		b.Body[k] = pk
+		done = append(done, stmts[0])
 	}
-	walk(b.Body)
 	return done
 }
 
@@ -321,6 +330,15 @@ func (pr *printer) packed(n *Packed, depth int) {
 	k := func(parts ...string) string { return counter(2, parts...) }
 	d := depth
 	line := func(format string, args ...any) { pr.line(d, fmt.Sprintf(format, args...)) }
+	pr.line(0, "#pragma endscop")
+	if len(n.Guard) > 0 {
+		var conds []string
+		for _, c := range n.Guard {
+			conds = append(conds, pr.cond(c))
+		}
+		line("if (%s)", strings.Join(conds, " && "))
+		d++
+	}
 	line("{ /* %s as packed blocks (BLIS): %dx%d register block, %dx%dx%d blocks */", st.Name, n.MR, n.NR, n.MC, n.KC, n.NC)
 	d++
 	line("%s nestor_ni = %s, nestor_nj = %s, nestor_nk = %s;", ct, extent(0), extent(1), extent(2))
@@ -387,4 +405,5 @@ func (pr *printer) packed(n *Packed, depth int) {
 	line("__builtin_free(nestor_Bp);")
 	d--
 	line("}")
+	pr.line(0, "#pragma scop")
 }

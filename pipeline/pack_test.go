@@ -12,8 +12,9 @@ import (
 )
 
 // TestPack runs the corpus's matrix products with Options.Pack: every
-// product statement runs as packed blocks (a note each), and the result
-// computes what the original computes, at 1 and 2 threads.
+// product statement runs as packed blocks (a note each), nestor reads the
+// output back, and the result computes what the original computes, at 1
+// and 2 threads.
 func TestPack(t *testing.T) {
 	_, ccErr := exec.LookPath("cc")
 	for _, c := range []struct {
@@ -36,6 +37,19 @@ func TestPack(t *testing.T) {
 			}
 			if n := strings.Count(notes.String(), "runs as packed blocks"); n != c.packed {
 				t.Fatalf("%d products packed, want %d; notes:\n%s", n, c.packed, notes.String())
+			}
+			// The blocks are printed outside the region's pragmas: nestor
+			// reads its output back, and finds no product to pack in it.
+			again, err := frontend.Parse(f.Path, out, frontend.Config{Defines: []string{c.dataset}})
+			if err != nil {
+				t.Fatalf("nestor cannot read its packed output: %v\n%s", err, out)
+			}
+			notes.Reset()
+			if _, err := Optimize(again, o); err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(notes.String(), "runs as packed blocks") {
+				t.Errorf("the packed output packed again:\n%s", notes.String())
 			}
 			if testing.Short() || ccErr != nil || !c.run {
 				return
