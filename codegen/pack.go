@@ -41,7 +41,15 @@ type Packed struct {
 	// Guard holds the conditions of the ifs the loop was in (over the
 	// parameters), printed around the blocks.
 	Guard []Cond
+	// Loop is the loop the node replaces, which still runs a product of
+	// less than packMinWork multiply-adds (packing would cost more than
+	// it saves).
+	Loop *Loop
 }
+
+// packMinWork is the number of multiply-adds (64³) below which a product
+// runs in its loops instead of packed blocks.
+const packMinWork = 1 << 18
 
 func (*Packed) node() {}
 
@@ -55,11 +63,12 @@ type PackOptions struct {
 }
 
 // The block sizes of a packed product: MC rows of X and KC steps of k
-// (MC·KC elements, in L2), NC columns of Y (KC·NC elements, 1 MB for
+// (MC·KC elements, in L2; 48 rows share 1000 rows among two threads
+// within 5%), NC columns of Y (KC·NC elements, 1 MB for
 // double: in L2 or L3, and few pages for a first call to map).
 const (
 	packMR = 6
-	packMC = 96
+	packMC = 48
 	packKC = 256
 	packNC = 512
 )
@@ -98,7 +107,7 @@ func Pack(b *Block, p, orig *ir.Program, opt PackOptions) []int {
 		if !ok || instancesOf([]Node{l}, stmts[0]) != instancesOf(b.Body, stmts[0]) || slices.ContainsFunc(guard, func(c Cond) bool { return len(c.Divs) > 0 }) {
 			continue // some of its instances run elsewhere
 		}
-		pk.Stmt, pk.Guard = stmts[0], guard
+		pk.Stmt, pk.Guard, pk.Loop = stmts[0], guard, l
 		size := orig.Arrays[orig.Stmts[stmts[0]].Accesses[0].Array].Elem.Size()
 		pk.MR, pk.NR, pk.MC, pk.KC, pk.NC = packMR, max(4, 2*opt.VectorBytes/size), packMC, packKC, packNC
 		pk.Parallel = opt.Parallel
@@ -342,6 +351,10 @@ func (pr *printer) packed(n *Packed, depth int) {
 	line("{ /* %s as packed blocks (BLIS): %dx%d register block, %dx%dx%d blocks */", st.Name, n.MR, n.NR, n.MC, n.KC, n.NC)
 	d++
 	line("%s nestor_ni = %s, nestor_nj = %s, nestor_nk = %s;", ct, extent(0), extent(1), extent(2))
+	line("if ((double)nestor_ni * nestor_nj * nestor_nk < %d) {", packMinWork)
+	pr.node(n.Loop, d+1)
+	line("} else {")
+	d++
 	line("%s *nestor_Bp = (%s *) __builtin_malloc(sizeof(%s) * %d * %d);", t, t, t, n.KC, n.NC)
 	if n.Parallel {
 		line("#pragma omp parallel if(nestor_ni > %d)", n.MC)
@@ -403,6 +416,8 @@ func (pr *printer) packed(n *Packed, depth int) {
 	d--
 	line("}")
 	line("__builtin_free(nestor_Bp);")
+	d--
+	line("}")
 	d--
 	line("}")
 	pr.line(0, "#pragma scop")

@@ -74,7 +74,7 @@ type Options struct {
 	// top of a region (W[i][j] += X(i,k) * Y(k,j) over a box) as BLIS
 	// runs dgemm: blocks of its operands packed into contiguous panels
 	// and a register-blocked micro-kernel (codegen.Packed; the CLI's
-	// --pack).
+	// --pack, on by default), when its work reaches 64³ multiply-adds.
 	Pack bool
 	// KeepCached keeps the original order of a region whose new schedule
 	// has no parallel loop (a time-skewed stencil) when its arrays fit in
@@ -182,7 +182,7 @@ func (o *Options) decisions(k int) Decisions {
 // tile and parallelize, with smart fusion.
 func DefaultOptions() Options {
 	return Options{Schedule: true, Expand: true, Tile: true, Parallel: true, UnrollJam: true, KeepCached: true, Rfactor: true,
-		Machine: model.Host()}
+		Pack: true, Machine: model.Host()}
 }
 
 func (o *Options) note(s *frontend.Scop, format string, args ...any) {

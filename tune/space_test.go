@@ -150,7 +150,7 @@ func TestCostBytes(t *testing.T) {
 }
 
 // TestPackChoice: a region with a matrix product alone in its loops
-// offers the pack choice (default: the option's value, off), one without
+// offers the pack choice (default: the option's value), one without
 // does not; setting it reaches the pipeline's decisions.
 func TestPackChoice(t *testing.T) {
 	r := region(t, "gemm")
@@ -158,8 +158,8 @@ func TestPackChoice(t *testing.T) {
 	if c < 0 {
 		t.Fatal("gemm offers no pack choice")
 	}
-	if v := r.Space.Choices[c].Values[r.Space.Choices[c].Default]; v != "no" {
-		t.Errorf("pack defaults to %q, want no (Options.Pack is off)", v)
+	if v, want := r.Space.Choices[c].Values[r.Space.Choices[c].Default], map[bool]string{true: "yes", false: "no"}[r.Opt.Pack]; v != want {
+		t.Errorf("pack defaults to %q, want %q (Options.Pack is %v)", v, want, r.Opt.Pack)
 	}
 	d, _ := r.Space.NewDomains()
 	if !d.Restrict(c, r.Space.set(c, "yes")) {
