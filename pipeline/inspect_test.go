@@ -42,7 +42,7 @@ func TestInspectIsOpt(t *testing.T) {
 			}
 			s := &region{Scop: new(frontend.Scop), src: f.Src}
 			*s.Scop = *v.Scop
-			s.Prog, s.loops, s.reductions = v.Prog, v.Loops, v.reductions
+			s.Prog, s.loops, s.reductions, s.scheduled = v.Prog, v.Loops, v.reductions, v.Scheduled
 			for _, p := range passes {
 				if p.code {
 					if err := p.fn(s, &opt); err != nil {
