@@ -252,16 +252,7 @@ func RealRandomAssociative(tp Tuple, rng *rand.Rand, samples int) bool {
 	a, b, c := buf[:n], buf[n:2*n], buf[2*n:3*n]
 	ab, bc, left, right := buf[3*n:4*n], buf[4*n:5*n], buf[5*n:6*n], buf[6*n:]
 	var k float64
-	f := func(x, y, out []float64) bool {
-		for i, e := range tp.Elems {
-			v, ok := realEval(e, x, y, k)
-			if !ok {
-				return false
-			}
-			out[i] = v
-		}
-		return true
-	}
+	f := func(x, y, out []float64) bool { return realApply(tp, x, y, k, out) }
 	valid := 0
 	for range maxDraws * samples {
 		if valid >= samples {
@@ -293,16 +284,7 @@ func RealReadsBoth(tp Tuple, rng *rand.Rand, samples int) bool {
 	a, b, c := buf[:n], buf[n:2*n], buf[2*n:3*n]
 	ab, cb, ac := buf[3*n:4*n], buf[4*n:5*n], buf[5*n:]
 	var k float64
-	f := func(x, y, out []float64) bool {
-		for i, e := range tp.Elems {
-			v, ok := realEval(e, x, y, k)
-			if !ok {
-				return false
-			}
-			out[i] = v
-		}
-		return true
-	}
+	f := func(x, y, out []float64) bool { return realApply(tp, x, y, k, out) }
 	differ := func(u, v []float64) bool {
 		for i := range u {
 			if math.Abs(u[i]-v[i]) > realTolerance*max(1, math.Abs(u[i]), math.Abs(v[i])) {
@@ -420,4 +402,17 @@ func realEval(e *Expr, x, y []float64, k float64) (float64, bool) {
 		return 0, false
 	}
 	return r, !math.IsInf(r, 0) && !math.IsNaN(r)
+}
+
+// realApply evaluates every element of tp over the reals at the partial
+// results x and y with input k, into out; false when one is undefined.
+func realApply(tp Tuple, x, y []float64, k float64, out []float64) bool {
+	for i, e := range tp.Elems {
+		v, ok := realEval(e, x, y, k)
+		if !ok {
+			return false
+		}
+		out[i] = v
+	}
+	return true
 }

@@ -757,15 +757,8 @@ func footprint(p *ir.Program) (int64, bool) {
 	}
 	var total int64
 	for a := range used {
-		arr := p.Arrays[a]
-		size := int64(arr.Elem.Size())
-		for _, d := range arr.Dims {
-			if !d.IsConst() || d.Const <= 0 || size > math.MaxInt64/d.Const {
-				return 0, false
-			}
-			size *= d.Const
-		}
-		if total > math.MaxInt64-size {
+		size := arrayBytes(p.Arrays[a])
+		if size == math.MaxInt64 || total > math.MaxInt64-size {
 			return 0, false
 		}
 		total += size

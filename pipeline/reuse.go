@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"math"
+	"slices"
 
 	"nestor/ir"
 	"nestor/sched"
@@ -40,7 +41,7 @@ func splitReads(p *ir.Program, sc *sched.Schedule, cache int64) (splitRead, bool
 					continue
 				}
 				for _, b := range tt.Accesses {
-					if b.Array == a.Array && (!b.Write || tt.Op != ir.Assign) && sameIndex(a.Index, b.Index) {
+					if b.Array == a.Array && (!b.Write || tt.Op != ir.Assign) && slices.EqualFunc(a.Index, b.Index, ir.Aff.Equal) {
 						return splitRead{Array: a.Array, S: s, T: t}, true
 					}
 				}
@@ -69,20 +70,9 @@ func together(r, q []ir.Aff) bool {
 	return true
 }
 
-func sameIndex(a, b []ir.Aff) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k := range a {
-		if !a[k].Equal(b[k]) {
-			return false
-		}
-	}
-	return true
-}
-
 // arrayBytes returns the size of an array in bytes, MaxInt64 when a size
-// is not a positive constant or the product overflows.
+// is not a positive constant or the product overflows (footprint and
+// splitReads read it).
 func arrayBytes(arr *ir.Array) int64 {
 	size := int64(arr.Elem.Size())
 	for _, d := range arr.Dims {

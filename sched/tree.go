@@ -94,24 +94,11 @@ func ApplyTree(p *ir.Program, t *Tree) (*ir.Program, []LoopInfo, error) {
 // number filled in.
 func (t *Tree) Layouts(sc *Schedule) ([]Layout, error) {
 	byDim := map[int]*Layout{}
-	var walk func(nd *TreeNode, dim int)
-	walk = func(nd *TreeNode, dim int) {
-		switch nd.Kind {
-		case BandNode:
-			if nd.Layout != nil && byDim[dim] == nil {
-				byDim[dim] = nd.Layout
-			}
-			dim += len(nd.Rows)
-		case SequenceNode:
-			dim++
+	t.eachBand(func(nd *TreeNode, dim int) {
+		if nd.Layout != nil && byDim[dim] == nil {
+			byDim[dim] = nd.Layout
 		}
-		for _, c := range nd.Children {
-			walk(c, dim)
-		}
-	}
-	if t.Root != nil {
-		walk(t.Root, 0)
-	}
+	})
 	loops := sc.loopDims()
 	var out []Layout
 	band := 0
@@ -144,11 +131,18 @@ func (t *Tree) SetLayouts(lays []Layout) {
 	for k := range lays {
 		byDim[lays[k].Dims[0]] = &lays[k]
 	}
+	t.eachBand(func(nd *TreeNode, dim int) { nd.Layout = byDim[dim] })
+}
+
+// eachBand calls f on every band node of t, outermost first, with the
+// time dimension of its first member (Tree.Schedule's numbering: a band
+// takes one dimension per member, a sequence one).
+func (t *Tree) eachBand(f func(nd *TreeNode, dim int)) {
 	var walk func(nd *TreeNode, dim int)
 	walk = func(nd *TreeNode, dim int) {
 		switch nd.Kind {
 		case BandNode:
-			nd.Layout = byDim[dim]
+			f(nd, dim)
 			dim += len(nd.Rows)
 		case SequenceNode:
 			dim++
