@@ -43,8 +43,11 @@ type JamOptions struct {
 	// and whether that loop is a point loop (not a tile loop).
 	Band func(level int) (band int, point bool)
 	// Rows and Cols are the unroll factors of the outer and the middle
-	// loop; below 2 on both, nothing is jammed.
+	// loop; below 2 on both, nothing is jammed. Tile, when set, gives
+	// them per nest instead, from the level of its outer loop (the
+	// register tile its band's marks choose).
 	Rows, Cols int64
+	Tile       func(level int) [2]int64
 	// MaxCopies bounds the statements of a jammed innermost body
 	// (statements × Rows × Cols); 0 means 64.
 	MaxCopies int
@@ -55,10 +58,13 @@ type JamOptions struct {
 // the jammed loops keep their pragmas, and the innermost loops' register
 // sets are recomputed for their copies.
 func UnrollJam(p *ir.Program, b *Block, opt JamOptions) int {
-	if opt.Band == nil || opt.Rows < 2 && opt.Cols < 2 {
+	if opt.Band == nil || opt.Tile == nil && opt.Rows < 2 && opt.Cols < 2 {
 		return 0
 	}
-	opt.Rows, opt.Cols = max(opt.Rows, 1), max(opt.Cols, 1)
+	if opt.Tile == nil {
+		rows, cols := opt.Rows, opt.Cols
+		opt.Tile = func(int) [2]int64 { return [2]int64{rows, cols} }
+	}
 	if opt.MaxCopies == 0 {
 		opt.MaxCopies = 64
 	}
@@ -132,7 +138,7 @@ func (j *jammer) jam(l1 *Loop) []Node {
 	// counter (a triangle), only the other loop is unrolled, by the
 	// larger factor: its copies still break a reduction's chain of
 	// dependent operations into independent ones.
-	rows, cols := j.opt.Rows, j.opt.Cols
+	rows, cols := j.tile(l1.Level)
 	canRows := !boundsUse(l2, l1.Level) && !boundsUse(l3, l1.Level)
 	canCols := !boundsUse(l3, l2.Level)
 	switch {
@@ -192,6 +198,13 @@ func (j *jammer) jam(l1 *Loop) []Node {
 	return []Node{main, r}
 }
 
+// tile returns the register tile of the nest whose outer loop is at
+// level, each factor at least 1.
+func (j *jammer) tile(level int) (rows, cols int64) {
+	t := j.opt.Tile(level)
+	return max(t[0], 1), max(t[1], 1)
+}
+
 // jamPair returns the nodes replacing l1 when l1 and the innermost loop l2
 // it holds are two point loops of one band (a matrix–vector product's
 // rows and columns): l1 is unrolled by Rows·Cols, at most 8, and its
@@ -219,7 +232,8 @@ func (j *jammer) jamPair(l1, l2 *Loop) []Node {
 		}
 		body = append(body, in)
 	}
-	f := min(j.opt.Rows*j.opt.Cols, 8, int64(j.opt.MaxCopies/len(body)))
+	rows, cols := j.tile(l1.Level)
+	f := min(rows*cols, 8, int64(j.opt.MaxCopies/len(body)))
 	if f < 2 || !j.pays(l2, body) {
 		return nil
 	}

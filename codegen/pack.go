@@ -60,6 +60,11 @@ func (*Packed) node() {}
 type PackOptions struct {
 	VectorBytes int
 	Parallel    bool
+	// Marks, when set, says per product, from the level of its outermost
+	// loop, whether to pack it and whether its team runs in parallel
+	// (its loop group's marks); nil packs every product, in parallel
+	// when Parallel is set.
+	Marks func(level int) (pack, parallel bool)
 }
 
 // The block sizes of a packed product: MC rows of X and KC steps of k
@@ -107,10 +112,17 @@ func Pack(b *Block, p, orig *ir.Program, opt PackOptions) []int {
 		if !ok || instancesOf([]Node{l}, stmts[0]) != instancesOf(b.Body, stmts[0]) || slices.ContainsFunc(guard, func(c Cond) bool { return len(c.Divs) > 0 }) {
 			continue // some of its instances run elsewhere
 		}
+		parallel := opt.Parallel
+		if opt.Marks != nil {
+			var pack bool
+			if pack, parallel = opt.Marks(l.Level); !pack {
+				continue
+			}
+		}
 		pk.Stmt, pk.Guard, pk.Loop = stmts[0], guard, l
 		size := orig.Arrays[orig.Stmts[stmts[0]].Accesses[0].Array].Elem.Size()
 		pk.MR, pk.NR, pk.MC, pk.KC, pk.NC = packMR, max(4, 2*opt.VectorBytes/size), packMC, packKC, packNC
-		pk.Parallel = opt.Parallel
+		pk.Parallel = parallel
 		b.Body[k] = pk
 		done = append(done, stmts[0])
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 
 	"nestor/frontend"
@@ -40,30 +41,42 @@ func TestInspectIsOpt(t *testing.T) {
 			if v.Kept == "" && v.Loops == nil {
 				t.Errorf("%s region %d: scheduled, but no loops", k, n)
 			}
-			s := &region{Scop: new(frontend.Scop), src: f.Src}
-			*s.Scop = *v.Scop
-			s.Prog, s.loops, s.reductions, s.scheduled = v.Prog, v.Loops, v.reductions, v.Scheduled
-			for _, p := range passes {
-				if p.code {
-					if err := p.fn(s, &opt); err != nil {
-						t.Fatal(err)
+			gen := func(s *region) []byte {
+				for _, p := range passes {
+					if p.code {
+						if err := p.fn(s, &opt); err != nil {
+							t.Fatal(err)
+						}
 					}
 				}
+				return s.code
 			}
-			if !bytes.Contains(out, s.code) {
+			s := &region{Scop: new(frontend.Scop), src: f.Src, policy: v.policy}
+			*s.Scop = *v.Scop
+			s.Prog, s.loops, s.reductions, s.scheduled = v.Prog, v.Loops, v.reductions, v.Scheduled
+			if !bytes.Contains(out, gen(s)) {
 				t.Errorf("%s region %d: Inspect's program generates code that is not in Optimize's output", k, n)
 			}
 			if v.Tree == nil {
 				continue
 			}
 			// The tree's text is all it takes: read back and lowered, it
-			// gives the program the code is generated from.
+			// gives the program and the loops (with their marks) the code
+			// is generated from.
 			back, err := sched.ParseTree(v.Tree.String())
 			if err != nil {
 				t.Fatalf("%s region %d: %v\n%s", k, n, err, v.Tree)
 			}
-			if p, _, err := sched.ApplyTree(v.Scheduled, back); err != nil || !reflect.DeepEqual(p, v.Prog) {
+			p, loops, err := sched.ApplyTree(v.Scheduled, back)
+			if err != nil || !reflect.DeepEqual(p, v.Prog) || !reflect.DeepEqual(loops, v.Loops) {
 				t.Errorf("%s region %d: the tree read back lowers to another program (%v):\n%s", k, n, err, v.Tree)
+				continue
+			}
+			s = &region{Scop: new(frontend.Scop), src: f.Src}
+			*s.Scop = *v.Scop
+			s.Prog, s.loops, s.reductions, s.scheduled = p, loops, v.reductions, v.Scheduled
+			if !bytes.Contains(out, gen(s)) {
+				t.Errorf("%s region %d: the tree read back generates code that is not in Optimize's output", k, n)
 			}
 		}
 	}
@@ -130,5 +143,77 @@ func TestUnrollAndSIMDDecisions(t *testing.T) {
 		if bytes.Contains(line, []byte("GCC unroll")) && bytes.Contains(line, []byte("omp")) {
 			t.Errorf("an unroll hint beside an OpenMP mark: %s", line)
 		}
+	}
+}
+
+// TestBandMarks fixes the marks of one band at a time (no OpenMP or SIMD
+// loop, no register tile): the band's loops carry them and the loops of
+// the other groups keep the policy's, and the code has fewer OpenMP
+// loops for some band.
+func TestBandMarks(t *testing.T) {
+	f, err := frontend.ParseFile("../testdata/kernels/symm.c", frontend.Config{Defines: []string{"SMALL_DATASET"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := DefaultOptions()
+	base, err := Optimize(f, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fors := bytes.Count(base, []byte("omp parallel for"))
+	views, err := Inspect(f, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bands, alone := 0, false
+	for _, li := range views[0].Loops {
+		bands = max(bands, li.Band)
+		alone = alone || li.Band == 0
+	}
+	if bands < 1 || !alone {
+		t.Fatalf("symm has %d bands and loops alone %v: the test needs a band and another group", bands, alone)
+	}
+	fewer := false
+	for b := 1; b <= bands; b++ {
+		o := opt
+		o.Decide = []Decisions{{Bands: make([]sched.BandPlan, bands)}}
+		o.Decide[0].Bands[b-1] = sched.BandPlan{Parallel: sched.No, Jam: [2]int64{1, 1}}
+		vs, err := Inspect(f, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The band's loops are those of its time dimensions (a loop sunk
+		// innermost leaves the band but keeps its group's marks).
+		sc, err := vs[0].Tree.Schedule(len(vs[0].Prog.Params))
+		if err != nil {
+			t.Fatal(err)
+		}
+		lays, err := vs[0].Tree.Layouts(sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var dims []int
+		for _, l := range lays {
+			if l.Band == b {
+				dims = l.Dims
+			}
+		}
+		for level, li := range vs[0].Loops {
+			if off := slices.Contains(dims, li.Dim); li.Marks.Parallel == off || (li.Marks.Jam == [2]int64{1, 1}) != off {
+				t.Errorf("band %d (dimensions %v) off: loop %d of dimension %d has marks %v", b, dims, level, li.Dim, li.Marks)
+			}
+		}
+		out, err := Optimize(f, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := bytes.Count(out, []byte("omp parallel for"))
+		if n > fors {
+			t.Errorf("band %d without OpenMP loops: %d OpenMP loops, %d by default", b, n, fors)
+		}
+		fewer = fewer || n < fors
+	}
+	if !fewer {
+		t.Error("no band's marks removed an OpenMP loop")
 	}
 }

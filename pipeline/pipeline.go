@@ -171,6 +171,35 @@ func (o *Options) Target() model.Machine {
 	return o.Machine
 }
 
+// marks returns the code generation marks of the loop groups of a region
+// whose fixed decisions are dec: the default policy of sched.Marks.
+func (o *Options) marks(dec Decisions) sched.Marks {
+	par := dec.Parallel.Or(o.Parallel)
+	m := sched.Marks{Parallel: par, NoSIMD: dec.SIMD == sched.No, Unroll: dec.Unroll,
+		Rfactor: par && dec.Rfactor.Or(o.Rfactor), Pack: dec.Pack.Or(o.Pack)}
+	if o.UnrollJam {
+		rows, cols := o.Target().RegisterTile()
+		if o.RegisterTile[0] > 0 && o.RegisterTile[1] > 0 {
+			rows, cols = o.RegisterTile[0], o.RegisterTile[1]
+		}
+		if dec.Jam[0] > 0 && dec.Jam[1] > 0 {
+			rows, cols = dec.Jam[0], dec.Jam[1]
+		}
+		m.Jam = [2]int64{rows, cols}
+	}
+	return m
+}
+
+// marks returns the code generation marks of the loops of counter level:
+// their group's (on the schedule tree), or the region's policy when the
+// region keeps an original order without loop information.
+func (s *region) marks(level int) sched.Marks {
+	if s.loops != nil && level < len(s.loops) {
+		return s.loops[level].Marks
+	}
+	return s.policy
+}
+
 func (o *Options) decisions(k int) Decisions {
 	if k < len(o.Decide) {
 		return o.Decide[k]
@@ -207,8 +236,12 @@ type region struct {
 	// driver drops them after a program pass that does not declare it
 	// keeps them.
 	graph *deps.Graph
-	// dec are the region's fixed decisions (Options.Decide).
-	dec Decisions
+	// dec are the region's fixed decisions (Options.Decide), and policy
+	// the code generation marks they and the options give every loop
+	// group (sched.Plan.Marks): what the loops of a region without a
+	// schedule tree are printed with.
+	dec    Decisions
+	policy sched.Marks
 	// src is the file's text; tree is the loop AST (after pass build) and
 	// code the region's C text (after pass print).
 	src  []byte
@@ -300,6 +333,7 @@ func Optimize(f *frontend.File, opt Options) ([]byte, error) {
 // is src, up to the pass called until (excluded; "" runs them all).
 func runPasses(orig *frontend.Scop, k int, src []byte, opt *Options, until string) (*region, error) {
 	s := &region{Scop: new(frontend.Scop), dec: opt.decisions(k), src: src}
+	s.policy = opt.marks(s.dec)
 	*s.Scop = *orig // passes replace s.Prog; the caller's file stays as parsed
 	return s, s.run(opt, until)
 }
@@ -351,8 +385,10 @@ type View struct {
 	// the layout of its loops (nil when the region keeps an original
 	// order): what nestor sched --tree prints.
 	Tree *sched.Tree
-	// reductions are the loops generation prints factored.
+	// reductions are the loops generation prints factored, and policy
+	// the marks of a region without a tree.
 	reductions []*ir.Reduction
+	policy     sched.Marks
 }
 
 // ProgramPasses returns the names of the passes that transform a region's
@@ -400,7 +436,7 @@ func Inspect(f *frontend.File, opt Options) ([]View, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, View{Scop: orig, Scheduled: s.scheduled, Schedule: s.sched, Kept: s.kept, Prog: s.Prog, Loops: s.loops, Tree: s.schedTree, reductions: s.reductions})
+		out = append(out, View{Scop: orig, Scheduled: s.scheduled, Schedule: s.sched, Kept: s.kept, Prog: s.Prog, Loops: s.loops, Tree: s.schedTree, reductions: s.reductions, policy: s.policy})
 	}
 	return out, nil
 }
@@ -427,55 +463,47 @@ func buildPass(s *region, opt *Options) error {
 	return err
 }
 
-// parallelPass marks the outermost parallel loop of each nest as an
-// OpenMP loop and parallel innermost loops as SIMD loops (Options.Parallel).
+// parallelPass marks, in the loop groups whose marks say Parallel, the
+// outermost parallel loop of each nest as an OpenMP loop and parallel
+// innermost loops as SIMD loops.
 func parallelPass(s *region, opt *Options) error {
-	if s.dec.Parallel.Or(opt.Parallel) && s.loops != nil {
-		codegen.MarkParallel(s.tree, func(level int, stmts []int) bool { return s.loops[level].ParallelFor(stmts) })
+	if s.loops != nil {
+		codegen.MarkParallel(s.tree, func(level int, stmts []int) bool {
+			return s.loops[level].Marks.Parallel && s.loops[level].ParallelFor(stmts)
+		})
 	}
 	return nil
 }
 
-// jamPass unrolls and jams register tiles (Options.UnrollJam), after the
-// OpenMP loops are marked.
+// jamPass unrolls and jams the register tiles the bands' marks give
+// (Marks.Jam), after the OpenMP loops are marked.
 func jamPass(s *region, opt *Options) error {
-	if !opt.UnrollJam || s.loops == nil {
+	if s.loops == nil {
 		return nil
 	}
-	rows, cols := opt.Target().RegisterTile()
-	if opt.RegisterTile[0] > 0 && opt.RegisterTile[1] > 0 {
-		rows, cols = opt.RegisterTile[0], opt.RegisterTile[1]
-	}
-	if s.dec.Jam[0] > 0 && s.dec.Jam[1] > 0 {
-		rows, cols = s.dec.Jam[0], s.dec.Jam[1]
-	}
-	codegen.UnrollJam(s.Prog, s.tree, codegen.JamOptions{Rows: rows, Cols: cols,
-		Band: func(level int) (int, bool) { return s.loops[level].Band, !s.loops[level].Tile }})
+	codegen.UnrollJam(s.Prog, s.tree, codegen.JamOptions{
+		Band: func(level int) (int, bool) { return s.loops[level].Band, !s.loops[level].Tile },
+		Tile: func(level int) [2]int64 { return s.loops[level].Marks.Jam }})
 	return nil
 }
 
 // packPass replaces the loops of the matrix products of the region by
 // packed blocks (Options.Pack), with a note per product.
 func packPass(s *region, opt *Options) error {
-	if !s.dec.Pack.Or(opt.Pack) {
-		return nil
-	}
 	orig := s.scheduled
 	if orig == nil {
 		orig = s.Prog
 	}
 	vb := opt.Target().VectorBytes
-	for _, st := range codegen.Pack(s.tree, s.Prog, orig, codegen.PackOptions{VectorBytes: vb, Parallel: opt.Parallel && s.dec.Parallel != sched.No}) {
+	marks := func(level int) (bool, bool) { m := s.marks(level); return m.Pack, m.Parallel }
+	for _, st := range codegen.Pack(s.tree, s.Prog, orig, codegen.PackOptions{VectorBytes: vb, Marks: marks}) {
 		opt.note(s.Scop, "%s at %s runs as packed blocks (a BLIS-style matrix product)", s.Prog.Stmts[st].Name, s.Prog.Stmts[st].Pos)
 	}
 	return nil
 }
 
-// unrollPass applies Decisions.SIMD and Decisions.Unroll to the loop AST.
+// unrollPass applies the loops' marks NoSIMD and Unroll to the loop AST.
 func unrollPass(s *region, opt *Options) error {
-	if s.dec.SIMD != sched.No && s.dec.Unroll <= 1 {
-		return nil
-	}
 	var walk func(ns []codegen.Node)
 	walk = func(ns []codegen.Node) {
 		for _, n := range ns {
@@ -485,11 +513,12 @@ func unrollPass(s *region, opt *Options) error {
 			case *codegen.If:
 				walk(n.Body)
 			case *codegen.Loop:
-				if s.dec.SIMD == sched.No {
+				m := s.marks(n.Level)
+				if m.NoSIMD {
 					n.Pragmas = slices.DeleteFunc(n.Pragmas, func(p string) bool { return p == "omp simd" })
 				}
-				if !hasLoop(n.Body) && s.dec.Unroll > 1 && len(n.Pragmas) == 0 && n.Reduction == nil {
-					n.Pragmas = append(n.Pragmas, fmt.Sprintf("GCC unroll %d", s.dec.Unroll))
+				if !hasLoop(n.Body) && m.Unroll > 1 && len(n.Pragmas) == 0 && n.Reduction == nil {
+					n.Pragmas = append(n.Pragmas, fmt.Sprintf("GCC unroll %d", m.Unroll))
 				}
 				walk(n.Body)
 			}
@@ -577,7 +606,7 @@ func schedule(s *region, opt *Options) error {
 	if s.dec.Order == OrderOriginalParallel {
 		orig := sched.OriginalParallel(s.Prog, g)
 		s.kept = "the original order with its parallel loops (decided)"
-		if p, loops, err := sched.ApplyPlan(s.Prog, orig, sched.Plan{}); err == nil && orig.AnyParallel() {
+		if p, loops, err := sched.ApplyPlan(s.Prog, orig, sched.Plan{Marks: s.policy}); err == nil && orig.AnyParallel() {
 			s.Prog, s.loops = p, loops
 		} else {
 			s.kept = "the original order (decided; it has no parallel loop)"
@@ -612,7 +641,7 @@ func schedule(s *region, opt *Options) error {
 		name := s.Prog.Arrays[r.Array].Name
 		why := fmt.Sprintf("the new schedule reads each element of %s in %s and %s at different times, where the original order reads it once for both, and %s does not fit in the L2 cache", name, s.Prog.Stmts[r.S].Name, s.Prog.Stmts[r.T].Name, name)
 		if orig := sched.OriginalParallel(s.Prog, g); orig.AnyParallel() {
-			if p, loops, err := sched.ApplyPlan(s.Prog, orig, sched.Plan{}); err == nil {
+			if p, loops, err := sched.ApplyPlan(s.Prog, orig, sched.Plan{Marks: s.policy}); err == nil {
 				opt.note(s.Scop, "kept the original order with its parallel loops: %s", why)
 				s.kept = "the original order with its parallel loops: " + why
 				s.Prog, s.loops = p, loops
@@ -630,7 +659,7 @@ func schedule(s *region, opt *Options) error {
 		// The original order with its parallel inner loops runs each time
 		// step in parallel instead, as fast as the original on one thread.
 		if orig := sched.OriginalParallel(s.Prog, g); keepCached && orig.AnyParallel() {
-			if p, loops, err := sched.ApplyPlan(s.Prog, orig, sched.Plan{}); err == nil {
+			if p, loops, err := sched.ApplyPlan(s.Prog, orig, sched.Plan{Marks: s.policy}); err == nil {
 				opt.note(s.Scop, "kept the original order with its parallel loops: the new schedule is parallel only by a wavefront of skewed tiles")
 				s.kept = "the original order with its parallel loops: the schedule is parallel only by a wavefront of skewed tiles"
 				s.Prog, s.loops = p, loops
@@ -638,7 +667,7 @@ func schedule(s *region, opt *Options) error {
 			}
 		}
 	}
-	plan := sched.Plan{Tile: opt.Tile, Reorder: true, Wavefront: opt.Tile && s.dec.Parallel.Or(opt.Parallel), Bands: s.dec.Bands, Machine: opt.Target()}
+	plan := sched.Plan{Tile: opt.Tile, Reorder: true, Wavefront: opt.Tile && s.dec.Parallel.Or(opt.Parallel), Bands: s.dec.Bands, Machine: opt.Target(), Marks: s.policy}
 	for _, n := range opt.TileSizes {
 		plan.Sizes = append(plan.Sizes, int64(n))
 	}
@@ -727,7 +756,7 @@ func rerollPass(s *region, opt *Options) error {
 // keeps those whose update assoc proves associative, noting why the
 // others stay sequential.
 func factor(s *region, opt *Options) error {
-	if !s.dec.Rfactor.Or(opt.Rfactor) || !s.dec.Parallel.Or(opt.Parallel) {
+	if !slices.ContainsFunc(s.loops, func(li sched.LoopInfo) bool { return li.Marks.Rfactor }) && (s.loops != nil || !s.policy.Rfactor) {
 		return nil
 	}
 	var parallel func(int) bool
@@ -736,6 +765,9 @@ func factor(s *region, opt *Options) error {
 	}
 	for _, d := range rfactor.Factor(s.Prog, parallel, rfactor.Options{Wrap: opt.Wrap, Real: opt.AssocMath, Tables: opt.Tables}) {
 		pos := s.Prog.Stmts[d.Loop.Stmts[0]].Pos
+		if !s.marks(d.Loop.Level).Rfactor {
+			continue // its group's marks keep it sequential
+		}
 		if d.Reduction == nil {
 			opt.note(s.Scop, "reduction at %s stays sequential: %s", pos, d.Why)
 			continue

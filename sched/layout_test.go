@@ -136,3 +136,63 @@ func TestLayoutCheck(t *testing.T) {
 		}
 	}
 }
+
+// TestMarksText prints marks and reads them back, and refuses what is not
+// a mark.
+func TestMarksText(t *testing.T) {
+	for _, m := range []Marks{
+		{},
+		{Parallel: true},
+		{Parallel: true, NoSIMD: true, Rfactor: true, Pack: true, Jam: [2]int64{6, 4}, Unroll: 8},
+		{Jam: [2]int64{1, 1}},
+		{Unroll: 2, Pack: true},
+	} {
+		back, err := ParseMarks(m.String())
+		if err != nil || back != m {
+			t.Errorf("%+v printed %q, read back %+v (%v)", m, m.String(), back, err)
+		}
+	}
+	for _, bad := range []string{"paralel", "jam=4", "jam=ax2", "unroll=-1", "jam=-1x2", "unroll"} {
+		if _, err := ParseMarks(bad); err == nil {
+			t.Errorf("ParseMarks(%q) accepted it", bad)
+		}
+	}
+}
+
+// TestBandMarks: a band's BandPlan overrides the plan's marks for that
+// band's loops only, and the marks reach LoopInfo.
+func TestBandMarks(t *testing.T) {
+	p, g := analyzed(t, "../testdata/kernels/gramschmidt.c", nil, "MINI_DATASET")
+	sc, err := Compute(p, g, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	def := Marks{Parallel: true, Jam: [2]int64{4, 2}}
+	plan := Plan{Tile: true, Reorder: true, Marks: def, Bands: []BandPlan{{Parallel: No, SIMD: No, Jam: [2]int64{1, 1}, Unroll: 4}}}
+	_, loops, err := ApplyPlan(p, sc, plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want1 := Marks{NoSIMD: true, Jam: [2]int64{1, 1}, Unroll: 4}
+	seen := map[int]bool{}
+	for level, li := range loops {
+		want := def
+		if li.Band == 1 {
+			want = want1
+		}
+		if li.Marks != want {
+			t.Errorf("loop %d (band %d): marks %v, want %v", level, li.Band, li.Marks, want)
+		}
+		seen[li.Band] = true
+	}
+	if !seen[1] || len(seen) < 2 {
+		t.Fatalf("gramschmidt's loops lie in bands %v: the test needs band 1 and another group", seen)
+	}
+	bad := Layout{Marks: Marks{Unroll: -2}}
+	if lays, err := Decide(p, sc, plan); err == nil {
+		lays[0].Marks = bad.Marks
+		if _, _, err := ApplyLayouts(p, sc, lays); err == nil {
+			t.Error("a negative unroll factor was accepted")
+		}
+	}
+}

@@ -32,6 +32,9 @@ type Plan struct {
 	// cache), passed in by the caller; the zero Machine means
 	// model.Typical(), never the host the scheduler happens to run on.
 	Machine model.Machine
+	// Marks are the code generation decisions of every loop group
+	// (Layout.Marks), unless the group's BandPlan overrides them.
+	Marks Marks
 	// Bands overrides the rules above band by band: Bands[b-1] is the
 	// decision for the band LoopInfo.Band calls b (the permutable bands
 	// of two or more loop dimensions, outermost first). A missing entry,
@@ -58,6 +61,13 @@ type BandPlan struct {
 	// (only where no loop of the band is parallel); Rule leaves
 	// Plan.Wavefront.
 	Wavefront Tristate
+	// Parallel, SIMD, Rfactor and Pack are Yes or No to set the band's
+	// Marks.Parallel, !Marks.NoSIMD, Marks.Rfactor and Marks.Pack; Jam
+	// and Unroll, when positive (both of Jam), its Marks.Jam and
+	// Marks.Unroll. Rule and zero leave Plan.Marks.
+	Parallel, SIMD, Rfactor, Pack Tristate
+	Jam                           [2]int64
+	Unroll                        int64
 }
 
 // Tristate is a decision that may be left to a rule.
@@ -120,6 +130,9 @@ type LoopInfo struct {
 	// Point loops (Tile false) of one band may be permuted, strip-mined
 	// and jammed among themselves.
 	Band int
+	// Marks are the code generation decisions of the loop's group
+	// (Layout.Marks).
+	Marks Marks
 }
 
 // ParallelFor reports whether a loop of this counter around (exactly) the
@@ -191,6 +204,9 @@ func (l Layout) check(sc *Schedule, loops, g []int) error {
 		}
 	} else if l.Wavefront {
 		return fmt.Errorf("a wavefront of tiles needs tiles")
+	}
+	if m := l.Marks; m.Jam[0] < 0 || m.Jam[1] < 0 || m.Unroll < 0 {
+		return fmt.Errorf("marks %s: negative factors", m)
 	}
 	if l.Sink < -1 || l.Sink >= 0 && (l.Sink >= len(g) || !sc.Coincident[l.Dims[l.Sink]].All) {
 		return fmt.Errorf("sink %d: only a dimension that carries no dependence may move innermost", l.Sink)
@@ -315,6 +331,8 @@ type Layout struct {
 	// later loop, innermost (see sinkParallel); at most one group of a
 	// schedule has one.
 	Sink int
+	// Marks are how code generation prints the group's loops.
+	Marks Marks
 }
 
 // Decide returns the layouts of the loop groups of sc (outermost first)
@@ -345,7 +363,7 @@ func decide(p *ir.Program, sc *Schedule, loops []int, olds [][]ir.Aff, plan Plan
 			band = bands
 		}
 		bp := plan.band(band)
-		lay := Layout{Band: band, Sink: -1}
+		lay := Layout{Band: band, Sink: -1, Marks: plan.marks(band)}
 		for _, j := range g {
 			lay.Dims = append(lay.Dims, loops[j])
 		}
@@ -435,7 +453,7 @@ func build(sc *Schedule, loops []int, lays []Layout) *planLayout {
 				j := g[k]
 				at := len(lay.info)
 				lay.tiles = append(lay.tiles, tileLoop{at: at, j: j, size: l.Sizes[k]})
-				lay.info = append(lay.info, LoopInfo{Coincident: sc.Coincident[loops[j]], Tile: true, Size: l.Sizes[k], Dim: loops[j], Band: l.Band})
+				lay.info = append(lay.info, LoopInfo{Coincident: sc.Coincident[loops[j]], Tile: true, Size: l.Sizes[k], Dim: loops[j], Band: l.Band, Marks: l.Marks})
 				lay.start = append(lay.start, -1)
 				lay.group = append(lay.group, gi)
 			}
@@ -450,7 +468,7 @@ func build(sc *Schedule, loops []int, lays []Layout) *planLayout {
 		for n, k := range l.Order {
 			j := g[k]
 			lay.pos[j] = len(lay.info)
-			lay.info = append(lay.info, LoopInfo{Coincident: sc.Coincident[loops[j]], Dim: loops[j], Band: l.Band})
+			lay.info = append(lay.info, LoopInfo{Coincident: sc.Coincident[loops[j]], Dim: loops[j], Band: l.Band, Marks: l.Marks})
 			lay.group = append(lay.group, gi)
 			if n == 0 && !l.Tile {
 				lay.start = append(lay.start, g[0])

@@ -108,6 +108,7 @@ func (t *Tree) print(b *strings.Builder, nd *TreeNode, in string) {
 			if l.Sink >= 0 {
 				fmt.Fprintf(b, "%s  layout_sink: %d\n", in, l.Sink)
 			}
+			fmt.Fprintf(b, "%s  layout_marks: %s\n", in, l.Marks)
 		}
 		if len(nd.Children) == 1 && nd.Children[0].Kind != LeafNode {
 			fmt.Fprintf(b, "%s  child:\n", in)
@@ -465,6 +466,14 @@ func (p *treeParser) layout(indent int, band *TreeNode) error {
 			return p.errorf("layout_sink: want a member index, have %q", v)
 		}
 		l.Sink = k
+	}
+	if p.peek(indent, "layout_marks") {
+		v, _ := p.next(indent, "layout_marks")
+		m, err := ParseMarks(v)
+		if err != nil {
+			return p.errorf("layout_marks: %v", err)
+		}
+		l.Marks = m
 	}
 	band.Layout = l
 	return nil

@@ -35,7 +35,7 @@ type Region struct {
 	// origPar reports whether the original order has parallel loops.
 	origPar bool
 	// The region-wide choices (-1: absent).
-	order, fusion, parallel, jam, rfactor, simd, unroll, fork, pack int
+	order, fusion, parallel, rfactor, simd, unroll, fork, pack int
 }
 
 // variant is one fusion policy's schedule and the choices of its bands.
@@ -49,6 +49,7 @@ type variant struct {
 // bandChoices are the indices of the choices of one band.
 type bandChoices struct {
 	tile, wave int   // -1: absent
+	jam        int   // the band's register tile (Marks.Jam); -1: absent
 	sizes      []int // per band dimension (band order)
 	// pairs[a][b] (a < b) is the choice "a before b" of the point loops
 	// of band dimensions a and b.
@@ -58,7 +59,7 @@ type bandChoices struct {
 // NewRegion builds the decision space of region k of f for the options
 // opt (normally pipeline.DefaultOptions()).
 func NewRegion(f *frontend.File, k int, opt pipeline.Options) (*Region, error) {
-	r := &Region{File: f, Index: k, Opt: opt, Space: &Space{}, order: -1, fusion: -1, parallel: -1, jam: -1, rfactor: -1, simd: -1, unroll: -1, fork: -1, pack: -1}
+	r := &Region{File: f, Index: k, Opt: opt, Space: &Space{}, order: -1, fusion: -1, parallel: -1, rfactor: -1, simd: -1, unroll: -1, fork: -1, pack: -1}
 	opt.Notes = nil
 	var policies []sched.Fusion
 	for _, fu := range fusions {
@@ -146,23 +147,6 @@ func (r *Region) build() {
 			v.bands = append(v.bands, r.bandChoices(v, bi+1, b, when))
 		}
 	}
-	if len(r.variants) > 0 && r.Opt.UnrollJam {
-		host := r.Opt.Target()
-		regs := max(host.VectorRegs, 16)
-		rows, cols := host.RegisterTile()
-		names := []string{"-", "1x1"}
-		def := -1
-		for _, rc := range [][2]int{{2, 1}, {2, 2}, {3, 1}, {4, 1}, {4, 2}, {4, 4}, {6, 2}, {6, 4}, {8, 1}, {8, 2}} {
-			if rc[0]*rc[1]+rc[0]+2 <= regs {
-				names = append(names, fmt.Sprintf("%dx%d", rc[0], rc[1]))
-				if int64(rc[0]) == rows && int64(rc[1]) == cols {
-					def = len(names) - 1
-				}
-			}
-		}
-		r.jam = sp.add(Choice{Name: "jam", Values: names, Default: def})
-		r.relevantIff(r.jam, Lit{r.order, sched})
-	}
 	if r.parallel >= 0 {
 		r.simd = sp.add(Choice{Name: "simd", Values: []string{"-", "yes", "no"}, Default: 1})
 		r.relevantIff(r.simd, Lit{r.parallel, sp.set(r.parallel, "yes")})
@@ -211,7 +195,26 @@ func (r *Region) relevantIff(c int, when ...Lit) {
 func (r *Region) bandChoices(v *variant, b int, info sched.BandInfo, when []Lit) bandChoices {
 	sp := r.Space
 	prefix := fmt.Sprintf("%s.b%d.", v.name, b)
-	bc := bandChoices{tile: -1, wave: -1}
+	bc := bandChoices{tile: -1, wave: -1, jam: -1}
+	if r.Opt.UnrollJam {
+		// The band's register tile: its point loops unrolled and jammed
+		// (sched.Marks.Jam), each band its own.
+		host := r.Opt.Target()
+		regs := max(host.VectorRegs, 16)
+		rows, cols := host.RegisterTile()
+		names := []string{"-", "1x1"}
+		def := -1
+		for _, rc := range [][2]int{{2, 1}, {2, 2}, {3, 1}, {4, 1}, {4, 2}, {4, 4}, {6, 2}, {6, 4}, {8, 1}, {8, 2}} {
+			if rc[0]*rc[1]+rc[0]+2 <= regs {
+				names = append(names, fmt.Sprintf("%dx%d", rc[0], rc[1]))
+				if int64(rc[0]) == rows && int64(rc[1]) == cols {
+					def = len(names) - 1
+				}
+			}
+		}
+		bc.jam = sp.add(Choice{Name: prefix + "jam", Values: names, Default: def})
+		r.relevantIff(bc.jam, when...)
+	}
 	bc.tile = sp.add(Choice{Name: prefix + "tile", Values: []string{"-", "yes", "no"}, Default: 1 + boolIndex(r.Opt.Tile)})
 	r.relevantIff(bc.tile, when...)
 	yes := Lit{bc.tile, sp.set(bc.tile, "yes")}
@@ -300,13 +303,6 @@ func (r *Region) Decisions(d *Domains) pipeline.Decisions {
 			dec.Unroll = u
 		}
 	}
-	if r.jam >= 0 {
-		if s := d.Value(r.jam); s != "" && s != "-" {
-			var rows, cols int64
-			fmt.Sscanf(s, "%dx%d", &rows, &cols)
-			dec.Jam = [2]int64{rows, cols}
-		}
-	}
 	if v == nil {
 		return dec
 	}
@@ -317,6 +313,11 @@ func (r *Region) Decisions(d *Domains) pipeline.Decisions {
 			bp.Sizes = append(bp.Sizes, x)
 		}
 		bp.Order = pairOrder(d, bc.pairs)
+		if bc.jam >= 0 {
+			if s := d.Value(bc.jam); s != "" && s != "-" {
+				fmt.Sscanf(s, "%dx%d", &bp.Jam[0], &bp.Jam[1])
+			}
+		}
 		dec.Bands = append(dec.Bands, bp)
 	}
 	return dec

@@ -28,8 +28,8 @@ import (
 // its finite set of values (at most 64).
 type Choice struct {
 	// Name says where the choice applies: "order", "fusion", "parallel",
-	// "jam", "rfactor", or "<fusion>.b<band>.<what>" for a band's tiling,
-	// tile sizes, wavefront and loop order.
+	// "rfactor", or "<fusion>.b<band>.<what>" for a band's tiling, tile
+	// sizes, wavefront, loop order and register tile ("jam").
 	Name string
 	// Values are the printable values; a value "-" means "does not apply"
 	// (a constraint sets it where the choice is irrelevant).

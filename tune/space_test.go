@@ -120,9 +120,9 @@ func TestRecordsApply(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := r.Decisions(d)
-		if got.Order != want.Order || got.Fusion != want.Fusion || got.Parallel != want.Parallel || got.Jam != want.Jam || got.Rfactor != want.Rfactor || got.Pack != want.Pack ||
+		if got.Order != want.Order || got.Fusion != want.Fusion || got.Parallel != want.Parallel || got.Rfactor != want.Rfactor || got.Pack != want.Pack ||
 			!slices.EqualFunc(got.Bands, want.Bands, func(a, b sched.BandPlan) bool {
-				return slices.Equal(a.Order, b.Order) && a.Tile == b.Tile && slices.Equal(a.Sizes, b.Sizes) && a.Wavefront == b.Wavefront
+				return slices.Equal(a.Order, b.Order) && a.Tile == b.Tile && slices.Equal(a.Sizes, b.Sizes) && a.Wavefront == b.Wavefront && a.Jam == b.Jam
 			}) {
 			t.Fatalf("Apply(record) = %+v, want %+v", got, want)
 		}
