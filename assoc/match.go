@@ -579,6 +579,26 @@ type tableIndex struct {
 	byKey   map[uint64][]*entryIndex
 	all     []*entryIndex // every entry indexed, in table order
 	maxSize int
+	// layered, for a layered table (tablelazy.go), builds the lists
+	// instead of byKey and all.
+	layered *layeredIndex
+}
+
+// list returns the entries of key, in table order.
+func (ix *tableIndex) list(key uint64) []*entryIndex {
+	if ix.layered != nil {
+		return ix.layered.list(key)
+	}
+	return ix.byKey[key]
+}
+
+// synthCandidates returns, in table order, the entries synthesis may use:
+// all of them, or of a layered table those whose elements read no k.
+func (ix *tableIndex) synthCandidates() []*entryIndex {
+	if ix.layered != nil {
+		return ix.layered.withoutK()
+	}
+	return ix.all
 }
 
 var tableIndexes sync.Map // *Table → *tableIndex
@@ -588,23 +608,56 @@ func indexOf(t *Table) *tableIndex {
 	if ix, ok := tableIndexes.Load(t); ok {
 		return ix.(*tableIndex)
 	}
-	ix := &tableIndex{table: t, byKey: map[uint64][]*entryIndex{}}
-	// The entries and their per-element counts come from one slice each,
-	// and each key's list is sized by a first count: the index of a big
-	// table is a few allocations (fresh memory is most of its cost).
+	var ix *tableIndex
+	if t.layers != nil {
+		ix = &tableIndex{table: t, maxSize: t.layers.maxSize, layered: &layeredIndex{layers: t.layers.layers}}
+	} else {
+		ix = &tableIndex{table: t, byKey: map[uint64][]*entryIndex{}}
+		eis := indexEntries(t.Entries)
+		// Each key's list is sized by a first count: the index of a big
+		// table is a few allocations (fresh memory is most of its cost).
+		keys := make([]uint64, len(eis))
+		counts := map[uint64]int{}
+		var roots [maxElems]Op
+		for i := range eis {
+			en := eis[i].entry
+			n := len(en.Elems)
+			for p, e := range en.Elems {
+				roots[p] = e.Op
+			}
+			ix.maxSize = max(ix.maxSize, n)
+			keys[i] = rootKey(roots[:n])
+			counts[keys[i]]++
+		}
+		ix.all = make([]*entryIndex, len(eis))
+		for i := range eis {
+			ei := &eis[i]
+			ix.all[i] = ei
+			list := ix.byKey[keys[i]]
+			if list == nil {
+				list = make([]*entryIndex, 0, counts[keys[i]])
+			}
+			ix.byKey[keys[i]] = append(list, ei)
+		}
+	}
+	v, _ := tableIndexes.LoadOrStore(t, ix)
+	return v.(*tableIndex)
+}
+
+// indexEntries prepares entries for matching, leaving out those of no
+// element or more than maxElems. The entries and their per-element
+// counts come from one slice each.
+func indexEntries(entries []Entry) []entryIndex {
 	n := 0
-	for i := range t.Entries {
-		if k := len(t.Entries[i].Elems); k > 0 && k <= maxElems {
+	for i := range entries {
+		if k := len(entries[i].Elems); k > 0 && k <= maxElems {
 			n += k
 		}
 	}
-	eis := make([]entryIndex, 0, len(t.Entries))
+	eis := make([]entryIndex, 0, len(entries))
 	xcounts, carried := make([]int, n), make([]bool, n)
-	keys := make([]uint64, 0, len(t.Entries))
-	counts := map[uint64]int{}
-	var roots [maxElems]Op
-	for i := range t.Entries {
-		en := &t.Entries[i]
+	for i := range entries {
+		en := &entries[i]
 		n := len(en.Elems)
 		if n == 0 || n > maxElems {
 			continue
@@ -613,27 +666,11 @@ func indexOf(t *Table) *tableIndex {
 		ei := &eis[len(eis)-1]
 		xcounts, carried = xcounts[n:], carried[n:]
 		for p, e := range en.Elems {
-			roots[p] = e.Op
 			countLeaves(e, &ei.xcount[p], &ei.nk)
 			ei.carried[p] = carries(en.Tuple, p)
 		}
-		ix.maxSize = max(ix.maxSize, n)
-		key := rootKey(roots[:n])
-		keys = append(keys, key)
-		counts[key]++
 	}
-	ix.all = make([]*entryIndex, len(eis))
-	for i := range eis {
-		ei := &eis[i]
-		ix.all[i] = ei
-		list := ix.byKey[keys[i]]
-		if list == nil {
-			list = make([]*entryIndex, 0, counts[keys[i]])
-		}
-		ix.byKey[keys[i]] = append(list, ei)
-	}
-	v, _ := tableIndexes.LoadOrStore(t, ix)
-	return v.(*tableIndex)
+	return eis
 }
 
 // countLeaves adds e's x leaves to xs and raises nk above the index of

@@ -136,7 +136,7 @@ func (e *MatchError) Error() string {
 }
 
 // defaultTables is the source of tables when MatchOptions.Tables is nil.
-var defaultTables = Embedded
+var defaultTables = embeddedSmall
 
 // maxPartitions bounds the groupings of initial subgraphs tried.
 const maxPartitions = 4096
@@ -151,29 +151,44 @@ const maxPartitionSteps = 1 << 20
 // are read as named values "y", "y1", …, "k", "k1", … (the y varying, the
 // k invariant).
 func Recognize(update Tuple, opts MatchOptions) (*Match, error) {
-	m, err := recognize(update, opts)
+	m, r, err := recognize(update, opts)
 	if err == nil {
 		return m, nil
 	}
 	var me *MatchError
-	if errors.As(err, &me) && !me.NotAssociative {
-		// Conditions written with || and && (argmin's ties, a < m ||
-		// a == m && i < k) become nested selects, the form of the
-		// tables: a second try, so that an update the first recognizes
-		// keeps its operator.
-		if split, ok := splitConditionsTuple(update); ok {
-			if m2, err2 := recognize(split, opts); err2 == nil {
+	if !errors.As(err, &me) {
+		return nil, err
+	}
+	// Conditions written with || and && (argmin's ties, a < m || a == m
+	// && i < k) become nested selects, the form of the tables: a second
+	// try, so that an update the first recognizes keeps its operator.
+	split, isSplit := splitConditionsTuple(update)
+	if isSplit {
+		if m2, _, _ := recognize(split, opts); m2 != nil {
+			return m2, nil
+		}
+	}
+	// The shipped tables' larger operators, loaded only now.
+	if opts.Tables == nil && hasMore(update) {
+		all := opts
+		all.Tables = embeddedMore
+		if m2, _, _ := recognize(update, all); m2 != nil {
+			return m2, nil
+		}
+		if isSplit {
+			if m2, _, _ := recognize(split, all); m2 != nil {
 				return m2, nil
 			}
 		}
-		// The shipped tables' larger operators, loaded only now.
-		if opts.Tables == nil && hasMore(update) {
-			all := opts
-			all.Tables = EmbeddedAll
-			if m2, err2 := Recognize(update, all); err2 == nil {
-				return m2, nil
-			}
-		}
+	}
+	// Only the refusal the caller sees gets the closure test: it costs
+	// milliseconds, most for an associative update, whose closure it
+	// exhausts, and one the larger operators recognize must not pay it.
+	// (Run before them, as it was, it refused as not associative six
+	// int32 updates that int32.more holds, proved: its proof at 8 bits is
+	// no proof for a wider type.)
+	if na := r.notAssociative(me); na != nil {
+		return nil, na
 	}
 	return nil, err
 }
@@ -241,10 +256,13 @@ func splitConditions(e *Expr) (*Expr, bool) {
 	return &c, changed
 }
 
-func recognize(update Tuple, opts MatchOptions) (*Match, error) {
+// recognize matches update against opts's tables. A refusal has not had
+// the closure test: the recognizer returned with it runs it
+// (recognizer.notAssociative).
+func recognize(update Tuple, opts MatchOptions) (*Match, *recognizer, error) {
 	n := len(update.Elems)
 	if n == 0 || n > maxElems {
-		return nil, fmt.Errorf("assoc: an update of %d elements (want 1 to %d)", n, maxElems)
+		return nil, nil, fmt.Errorf("assoc: an update of %d elements (want 1 to %d)", n, maxElems)
 	}
 	r := &recognizer{opts: opts, n: n, types: make([]Type, n)}
 	if r.opts.Tables == nil {
@@ -263,7 +281,7 @@ func recognize(update Tuple, opts MatchOptions) (*Match, error) {
 	}
 	for i, e := range update.Elems {
 		if err := r.checkLeaves(e); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		c := Canon(renameWildcards(e, n, &constants))
 		if l, ok := liftSelects(c); ok {
@@ -278,7 +296,8 @@ func recognize(update Tuple, opts MatchOptions) (*Match, error) {
 		r.subj[i] = subject(c, r.invariant)
 		r.xLeaves[i] = xLeaves(r.subj[i])
 	}
-	return r.recognize()
+	m, err := r.recognize()
+	return m, r, err
 }
 
 type recognizer struct {
@@ -417,15 +436,22 @@ func (r *recognizer) recognize() (*Match, error) {
 	if firstErr == nil {
 		firstErr = &MatchError{Operator: r.update.String(), Reason: "no consistent grouping of its elements matches the tables"}
 	}
-	// Only the refusal the caller sees gets the closure test (failed
-	// groups of the grouping search do not: it costs milliseconds).
-	if len(firstErr.Elements) == 1 {
-		i := firstErr.Elements[0]
+	return nil, firstErr
+}
+
+// notAssociative runs the closure test (closure.go) on the elements that
+// the refusal err of r.recognize names, when they are one, and returns
+// the refusal that says the update is not associative, nil when the test
+// does not prove it. Only the refusal the caller sees gets it (failed
+// groups of the grouping search do not: it costs milliseconds).
+func (r *recognizer) notAssociative(err *MatchError) *MatchError {
+	if r != nil && len(err.Elements) == 1 {
+		i := err.Elements[0]
 		if proof, ok := r.closureProof(i); ok {
-			return nil, &MatchError{Elements: firstErr.Elements, Operator: r.update.Elems[i].String(), NotAssociative: true, Reason: proof}
+			return &MatchError{Elements: err.Elements, Operator: r.update.Elems[i].String(), NotAssociative: true, Reason: proof}
 		}
 	}
-	return nil, firstErr
+	return nil
 }
 
 // tryGrouping matches the groups of the initial subgraphs that part
@@ -690,7 +716,7 @@ func (r *recognizer) matchGroup(mask uint32) *groupResult {
 			}
 			continue
 		}
-		for _, ei := range indexOf(tb).byKey[key] {
+		for _, ei := range indexOf(tb).list(key) {
 			if ei.entry.RealOnly && !r.opts.Real {
 				if realOnly == nil && r.tryEntry(ei, t, elems) {
 					realOnly = ei.entry
@@ -809,8 +835,8 @@ func (r *recognizer) tryEntry(ei *entryIndex, t Type, elems []int) bool {
 // type unless the entry's element only carries values), then matches.
 func (r *recognizer) assign(ei *entryIndex, t Type, elems []int, p int, used uint32) bool {
 	m := &r.m
-	pats := ei.patterns()
 	if p == len(elems) {
+		pats := ei.patterns()
 		m.reset(ei.nk)
 		top := 0
 		for q := len(elems) - 1; q >= 0; q-- {
@@ -823,10 +849,19 @@ func (r *recognizer) assign(ei *entryIndex, t Type, elems []int, p int, used uin
 		}
 		return m.solve(top)
 	}
-	pe := pats[p]
+	// The patterns are built on the first element that passes the tests
+	// that need none: most entries a lookup tries fail them, and
+	// building their patterns cost a refused update most of its time.
+	var pe *pnode
 	for _, g := range elems {
 		s := r.subj[g]
-		if used&(1<<uint(g)) != 0 || s.op != pe.op || r.types[g] != t && !ei.carried[p] || r.xLeaves[g] != ei.xcount[p] {
+		if used&(1<<uint(g)) != 0 || r.types[g] != t && !ei.carried[p] || r.xLeaves[g] != ei.xcount[p] {
+			continue
+		}
+		if pe == nil {
+			pe = ei.patterns()[p]
+		}
+		if s.op != pe.op {
 			continue
 		}
 		m.sigma[p] = g

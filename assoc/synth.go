@@ -61,7 +61,7 @@ func synthIndexOf(t *Table) *synthIndex {
 	}
 	ix := indexOf(t)
 	si := &synthIndex{bySize: map[int][]*entryIndex{}, noIdentity: map[int][]*entryIndex{}}
-	all := slices.Clone(ix.all) // in table order
+	all := slices.Clone(ix.synthCandidates()) // in table order
 	slices.SortStableFunc(all, func(a, b *entryIndex) int { return a.entry.Leaves - b.entry.Leaves })
 	for _, ei := range all {
 		en := ei.entry

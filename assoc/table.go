@@ -56,6 +56,9 @@ type Table struct {
 	// each (their settings); Prover names the prover ("z3 4.8.12").
 	Generators []string
 	Prover     string
+	// layers, when not nil, makes a layered table (tablelazy.go): its
+	// Entries are nil, and only matching reads it.
+	layers *tableLayers
 }
 
 // ByRoot returns the entries whose element 0 has root operation op.

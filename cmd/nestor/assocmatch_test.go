@@ -1,8 +1,12 @@
 package main
 
 import (
+	"os/exec"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"nestor/assoc"
 )
@@ -58,5 +62,51 @@ func TestAssocMatch(t *testing.T) {
 				t.Errorf("nestor assoc match %q: no %q in\n%s", tc.args, w, text)
 			}
 		}
+	}
+}
+
+// BenchmarkAssocMatchProcess times whole `nestor assoc match` processes
+// (issue 17: at most 50 ms each), the binary built first: each b.Loop
+// iteration runs every case once, and the median over the iterations is
+// reported per case, in wall time (ms-…) and in the process's user+sys
+// CPU time (ms-cpu-…), which other processes' load inflates less. The
+// cases: start-up alone (a usage error, before any table is read), a
+// common update (the small table), an update only the larger operators
+// hold (int32.more), and one refused (every table tried).
+func BenchmarkAssocMatchProcess(b *testing.B) {
+	bin := filepath.Join(b.TempDir(), "nestor")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		b.Fatalf("go build: %v\n%s", err, out)
+	}
+	cases := []struct {
+		name string
+		args []string
+		code int
+	}{
+		{"startup", nil, 2},
+		{"common", []string{"f() = f() + in(r)"}, 0},
+		{"more", []string{"((x & k) + (y & k) & k) + k"}, 0},
+		{"refused", []string{"x * y + 1"}, 1},
+	}
+	wall := make([][]float64, len(cases))
+	cpu := make([][]float64, len(cases))
+	for b.Loop() {
+		for i, c := range cases {
+			cmd := exec.Command(bin, append([]string{"assoc", "match"}, c.args...)...)
+			t0 := time.Now()
+			err := cmd.Run()
+			d := time.Since(t0)
+			if code := cmd.ProcessState.ExitCode(); code != c.code {
+				b.Fatalf("%s: exit status %d, want %d: %v", c.name, code, c.code, err)
+			}
+			wall[i] = append(wall[i], float64(d)/1e6)
+			cpu[i] = append(cpu[i], float64(cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime())/1e6)
+		}
+	}
+	for i, c := range cases {
+		slices.Sort(wall[i])
+		slices.Sort(cpu[i])
+		b.ReportMetric(wall[i][len(wall[i])/2], "ms-"+c.name)
+		b.ReportMetric(cpu[i][len(cpu[i])/2], "ms-cpu-"+c.name)
 	}
 }
