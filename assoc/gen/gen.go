@@ -85,6 +85,13 @@ type GenConfig struct {
 	// points before Z3 (genclass.go): one proof per class, its members
 	// shown equal to it. Integer and Bool types only.
 	Classes bool
+	// MaxClasses, when above zero, bounds a run with Classes to its
+	// MaxClasses largest classes (genclass.go's order): the members of
+	// the others are left undecided (ClassStats.Cut). The bound is a
+	// count, so the table does not depend on the machine's speed or load,
+	// and a run with a larger bound extends it (resumed from the journal
+	// of a smaller one, it replays those classes).
+	MaxClasses int
 	// Progress receives a status line every ProgressEvery (none when
 	// nil).
 	Progress      io.Writer

@@ -469,3 +469,52 @@ func TestClassETA(t *testing.T) {
 		}
 	}
 }
+
+// A run bounded to its largest classes (GenConfig.MaxClasses) decides
+// only those, its entries among the whole run's, and the rest are
+// counted as left undecided; resumed from its journal without the bound,
+// it gives the whole run's table, replaying what it decided.
+func TestGenerateMaxClasses(t *testing.T) {
+	needZ3(t)
+	cfg := GenConfig{Type: assoc.Uint8, MaxLeaves: 3, TupleSize: 1, Jobs: 2, ResourceLimit: testRlimit, Classes: true}
+	whole, wstats, err := Generate(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := wstats.Class.Classes / 2
+	cfg.MaxClasses = n
+	cfg.Journal = filepath.Join(t.TempDir(), "j")
+	part, pstats, err := Generate(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := pstats.Class
+	t.Logf("%d of %d entries with %d of %d classes; %s", len(part), len(whole), n, wstats.Class.Classes, c)
+	if c.CutClasses != wstats.Class.Classes-n || c.Cut < c.CutClasses {
+		t.Errorf("%d classes cut (%d candidates), want %d", c.CutClasses, c.Cut, wstats.Class.Classes-n)
+	}
+	if pt, wt := pstats.Total(), wstats.Total(); pt.NonDecomposable != wt.NonDecomposable || pt.Proved+pt.Refuted+pt.Unknown+c.Cut != wt.NonDecomposable {
+		t.Errorf("bounded run: %d elementary, %d proved, %d refuted, %d unknown, %d cut; whole run %d elementary",
+			pt.NonDecomposable, pt.Proved, pt.Refuted, pt.Unknown, c.Cut, wt.NonDecomposable)
+	}
+	if len(part) == 0 || len(part) >= len(whole) {
+		t.Errorf("%d entries with %d classes, %d with all", len(part), n, len(whole))
+	}
+	all := entryLines(whole)
+	for _, l := range strings.SplitAfter(entryLines(part), "\n") {
+		if !strings.Contains(all, l) {
+			t.Errorf("entry %q of the bounded run not in the whole run", l)
+		}
+	}
+	cfg.MaxClasses, cfg.Resume = 0, true
+	ext, estats, err := Generate(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if estats.Replayed == 0 {
+		t.Errorf("the extending run replayed nothing")
+	}
+	if a, b := entryLines(whole), entryLines(ext); a != b {
+		t.Errorf("extended table differs from the whole run's:\n%s\nvs\n%s", b, a)
+	}
+}

@@ -54,7 +54,9 @@ import (
 // Phases 2 and 3 run a class at a time (a worker proves the
 // representative, then decides the other members), the largest classes
 // first, so that an interrupted run has finished classes in its journal,
-// as many entries as it could for its Z3 calls. The outcome of each candidate
+// as many entries as it could for its Z3 calls, and a run bounded to its
+// GenConfig.MaxClasses largest classes (a budget that, being a count,
+// keeps the table deterministic) gets the most entries for its time. The outcome of each candidate
 // depends only on the candidate, its class (fixed by the enumeration
 // order) and Z3, not on the workers' timing. Phase 1 runs again on a
 // resumed run; phases 2 and 3 replay the journal, members' entries
@@ -74,6 +76,9 @@ type ClassStats struct {
 	// representative; Alone those proved (or not) on their own; GaveUp
 	// those left out of a class Z3 decided none of the first members of.
 	WithRefuted, Alone, GaveUp int
+	// CutClasses and Cut count the classes beyond GenConfig.MaxClasses
+	// and their candidates (representatives included), left undecided.
+	CutClasses, Cut int
 }
 
 // Saved returns the candidates that needed no proof of their own: the
@@ -84,8 +89,12 @@ func (c ClassStats) Saved() (noZ3, oneQuery int) { return c.ByNF + c.WithRefuted
 
 func (c ClassStats) String() string {
 	noZ3, one := c.Saved()
-	return fmt.Sprintf("%d classes, %d members: %d equal by normal form, %d equal by one Z3 query, %d dropped with a refuted class, %d proved alone, %d left out of undecided classes (Z3 proofs saved: %d, %d more replaced by an equality query)",
+	s := fmt.Sprintf("%d classes, %d members: %d equal by normal form, %d equal by one Z3 query, %d dropped with a refuted class, %d proved alone, %d left out of undecided classes (Z3 proofs saved: %d, %d more replaced by an equality query)",
 		c.Classes, c.Members, c.ByNF, c.ByZ3, c.WithRefuted, c.Alone, c.GaveUp, noZ3, one)
+	if c.CutClasses > 0 {
+		s += fmt.Sprintf("; %d smaller classes (%d candidates) left undecided beyond --max-classes", c.CutClasses, c.Cut)
+	}
+	return s
 }
 
 // classCand is an elementary candidate of phase 1.
@@ -230,10 +239,27 @@ func generateClasses(cfg GenConfig, jr *journal) ([]assoc.Entry, *GenStats, erro
 	prog.byClass = true
 	stats.Class.Classes = len(classes)
 	stats.Class.Members = len(cands) - len(classes)
-	if cfg.Progress != nil {
-		fmt.Fprintf(cfg.Progress, "assoc gen classes: %d elementary candidates in %d classes\n", len(cands), len(classes))
+	if cfg.MaxClasses > 0 && len(classes) > cfg.MaxClasses {
+		// The smaller classes are left undecided: counted as elementary
+		// candidates, neither proved, refuted nor unknown.
+		for _, c := range classes[cfg.MaxClasses:] {
+			for _, m := range c {
+				l := stats.level(m.tp.Leaves())
+				l.Candidates++
+				l.PassedRandom++
+				l.ReadsBoth++
+				l.NonDecomposable++
+			}
+			stats.Class.CutClasses++
+			stats.Class.Cut += len(c)
+		}
+		classes = classes[:cfg.MaxClasses]
 	}
-	outs, err := classParallel(cfg, jr, stats, prog, tick, len(classes), len(cands), func(w *genWorker, i int, emit func(genOutcome)) error {
+	decide := len(cands) - stats.Class.Cut // the candidates of the classes kept
+	if cfg.Progress != nil {
+		fmt.Fprintf(cfg.Progress, "assoc gen classes: %d elementary candidates in %d classes\n", decide, len(classes))
+	}
+	outs, err := classParallel(cfg, jr, stats, prog, tick, len(classes), decide, func(w *genWorker, i int, emit func(genOutcome)) error {
 		rep := classes[i][0]
 		ro := genOutcome{seq: rep.seq, tp: rep.tp, leaves: rep.tp.Leaves(), stage: stageElementary}
 		t0 := time.Now()

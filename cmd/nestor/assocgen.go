@@ -20,7 +20,7 @@ import (
 func init() { commands = append(commands, assocGenCommand) }
 
 var assocGenCommand = &command{
-	name: "assoc gen", args: "--type T --leaves L [--leaves2 L] [--tuple 1|2|1,2] [--ops OPS] [--ops2 OPS] [-o FILE] [--jobs N] [--resume] [--timeout D] [--rlimit N] [--classes] [--min-leaves L --merge FILE] [--from-journal FILE]",
+	name: "assoc gen", args: "--type T --leaves L [--leaves2 L] [--tuple 1|2|1,2] [--ops OPS] [--ops2 OPS] [-o FILE] [--jobs N] [--resume] [--timeout D] [--rlimit N] [--classes [--max-classes N]] [--min-leaves L --merge FILE] [--from-journal FILE]",
 	summary: `generate the table of elementary associative operators of a type
 
 Enumerates the canonical 1- and 2-tuple expression trees in x, y and a
@@ -50,7 +50,10 @@ count the classes done and estimate the time left. A --classes run
 bounds each Z3 query by Z3's deterministic resource count (--rlimit,
 default gen.DefaultClassRlimit) unless --timeout or --rlimit is given,
 so that it gives the same table on a loaded machine as on an idle one,
-and resumed as uninterrupted. --min-leaves L with --merge FILE extends a table:
+and resumed as uninterrupted. --max-classes N decides only the N
+largest classes (the others' candidates are left out): a budget that,
+being a count, keeps the table deterministic; a later run with a larger
+N, resumed from the journal, extends it. --min-leaves L with --merge FILE extends a table:
 only candidates of L leaves and more are generated, and FILE's entries
 are kept (its hand primitives too with --hand=false). --from-journal
 FILE writes the table of what the journal of a run still going on or
@@ -73,6 +76,7 @@ reached are missing), without generating.`,
 		samples := fs.Int("samples", gen.DefaultSamples, "random draws per candidate")
 		seed := fs.Uint64("seed", 1, "seed of the random draws")
 		quiet := fs.Bool("quiet", false, "no progress lines")
+		maxClasses := fs.Int("max-classes", 0, "with --classes, decide only the `N` largest classes (0: all)")
 		classes := fs.Bool("classes", false, "group the elementary candidates by their values on fixed points and prove one per class, the others shown equal to it (integer and bool types)")
 		minLeaves := fs.Int("min-leaves", 0, "skip the candidates with fewer than `L` leaves (a run that extends a table: see --merge)")
 		fromJournal := fs.String("from-journal", "", "write the table of the operators the journal `FILE` of an interrupted run records as proved, without generating (one tuple size)")
@@ -91,6 +95,9 @@ reached are missing), without generating.`,
 			}
 			given := map[string]bool{}
 			fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+			if *maxClasses < 0 || *maxClasses > 0 && !*classes {
+				return usageError{"--max-classes N needs --classes, and N not negative"}
+			}
 			if *classes && !given["timeout"] && !given["rlimit"] {
 				*rlimit = gen.DefaultClassRlimit
 			}
@@ -157,7 +164,7 @@ reached are missing), without generating.`,
 				cfg := gen.GenConfig{
 					Type: t, MaxLeaves: max, TupleSize: size, Ops: ops, Samples: *samples, Seed: *seed,
 					Jobs: *jobs, Timeout: *timeout, ResourceLimit: *rlimit, Journal: jname, Resume: *resume, Progress: progress,
-					MinLeaves: *minLeaves, Classes: *classes,
+					MinLeaves: *minLeaves, Classes: *classes, MaxClasses: *maxClasses,
 				}
 				if *fromJournal != "" {
 					entries, err := gen.ReadJournal(*fromJournal, t)
@@ -187,6 +194,9 @@ reached are missing), without generating.`,
 				}
 				if *classes {
 					gen += " classes"
+				}
+				if *maxClasses > 0 {
+					gen += fmt.Sprintf(" max-classes=%d", *maxClasses)
 				}
 				if *rlimit > 0 {
 					gen += fmt.Sprintf(" rlimit=%d", *rlimit)
@@ -251,6 +261,9 @@ reached are missing), without generating.`,
 				if *classes {
 					extra = append(extra, "--classes")
 				}
+				if *maxClasses > 0 {
+					extra = append(extra, fmt.Sprintf("--max-classes %d", *maxClasses))
+				}
 				if *merge != "" {
 					extra = append(extra, "--merge "+*merge)
 				}
@@ -278,8 +291,8 @@ reached are missing), without generating.`,
 				return err
 			}
 			for _, j := range journals {
-				if *fromJournal != "" {
-					break // the run goes on: keep its journal
+				if *fromJournal != "" || *maxClasses > 0 {
+					break // the run goes on, or may be extended: keep its journal
 				}
 				if err := os.Remove(j); err != nil && !errors.Is(err, os.ErrNotExist) {
 					return err
