@@ -21,17 +21,25 @@ import (
 // product is X·Y as the statement computes it: the result is the
 // statement's, bit for bit (FMA contraction aside, as for any order).
 //
+// The right-hand side may be a sum of such products (syr2k's
+// X1·Y1 + X2·Y2), each term with its own packed operands, the sum
+// evaluated as the statement groups it; and the domain may be a triangle
+// of the box (syrk's j ≤ i): the blocks of W wholly outside it are
+// skipped, and only its elements are loaded and stored.
+//
 // Stmt is the statement in the program being printed; Orig is its form
 // before scheduling, over its own counters I, J and K (indices of
 // Orig.Iters), whose bounds are Lower and Upper (affine in the
-// parameters). XSide is the factor of the product over I and K, YSide
-// the one over K and J.
+// parameters). Terms are the products of the right-hand side, in the
+// order a walk of Orig.RHS meets them.
 type Packed struct {
 	Stmt         int
 	Orig         *ir.Stmt
 	I, J, K      int
 	Lower, Upper [3]ir.Aff // per counter I, J, K
-	XSide, YSide ir.Expr
+	Terms        []PackTerm
+	// Diag, when set, cuts the box to a triangle (see PackDiag).
+	Diag *PackDiag
 	// MR×NR is the register block (NR a multiple of the vector length),
 	// MC, KC, NC the blocks of i, k and j packed at once.
 	MR, NR, MC, KC, NC int
@@ -45,6 +53,23 @@ type Packed struct {
 	// less than packMinWork multiply-adds (packing would cost more than
 	// it saves).
 	Loop *Loop
+}
+
+// A PackTerm is one product of a packed statement: X is the factor over I
+// and K, Y the one over K and J, and Node the product in Orig.RHS.
+type PackTerm struct {
+	X, Y ir.Expr
+	Node *ir.Binary
+}
+
+// A PackDiag is the one constraint of a packed statement's domain that
+// ties J to I: J ≤ I + B when Upper, J ≥ I + B otherwise. Every value of
+// I in the box still meets some J and every J some I (the box is the
+// domain's projection), so the operands' packed blocks hold only what
+// the statement reads.
+type PackDiag struct {
+	Upper bool
+	B     int64
 }
 
 // packMinWork is the number of multiply-adds (64³) below which a product
@@ -159,10 +184,11 @@ func Packable(p *ir.Program, s int) bool {
 }
 
 // packable returns statement s of orig as a Packed product, or false:
-// W[..] += X * Y over a box of three counters, W's subscripts one
-// counter I and one J each (with coefficient ±1; the others constant),
-// X over I and K, Y over K and J, no factor reading W, every value of
-// one floating type.
+// W[..] += a sum of products X * Y over a box of three counters, or a
+// triangle of one (PackDiag), W's subscripts one counter I and one J
+// each (with coefficient ±1; the others constant), each X over I and K,
+// each Y over K and J, no factor reading W, every value of one floating
+// type.
 func packable(orig *ir.Program, s int) (*Packed, bool) {
 	st := orig.Stmts[s]
 	if st.Depth() != 3 || st.Op != ir.AddAssign || len(st.Domain.Divs) > 0 {
@@ -205,9 +231,23 @@ func packable(orig *ir.Program, s int) (*Packed, bool) {
 		return nil, false
 	}
 	pk.K = 3 - pk.I - pk.J
-	// The product and its sides.
-	mul, ok := st.RHS.(*ir.Binary)
-	if !ok || mul.Op != ir.Mul || mul.T != t {
+	// The products and their sides.
+	var muls []*ir.Binary
+	var sum func(e ir.Expr) bool
+	sum = func(e ir.Expr) bool {
+		b, ok := e.(*ir.Binary)
+		switch {
+		case !ok || b.T != t:
+			return false
+		case b.Op == ir.Add:
+			return sum(b.X) && sum(b.Y)
+		case b.Op == ir.Mul:
+			muls = append(muls, b)
+			return true
+		}
+		return false
+	}
+	if !sum(st.RHS) {
 		return nil, false
 	}
 	sideOf := func(e ir.Expr) (uses [3]bool, ok bool) {
@@ -247,21 +287,23 @@ func packable(orig *ir.Program, s int) (*Packed, bool) {
 		visit(e)
 		return uses, ok && e.Type() == t
 	}
-	ux, okx := sideOf(mul.X)
-	uy, oky := sideOf(mul.Y)
-	if !okx || !oky {
-		return nil, false
-	}
-	switch {
-	case !ux[pk.J] && !uy[pk.I]:
-		pk.XSide, pk.YSide = mul.X, mul.Y
-	case !uy[pk.J] && !ux[pk.I]:
-		pk.XSide, pk.YSide = mul.Y, mul.X
-	default:
-		return nil, false
+	for _, mul := range muls {
+		ux, okx := sideOf(mul.X)
+		uy, oky := sideOf(mul.Y)
+		if !okx || !oky {
+			return nil, false
+		}
+		switch {
+		case !ux[pk.J] && !uy[pk.I]:
+			pk.Terms = append(pk.Terms, PackTerm{X: mul.X, Y: mul.Y, Node: mul})
+		case !uy[pk.J] && !ux[pk.I]:
+			pk.Terms = append(pk.Terms, PackTerm{X: mul.Y, Y: mul.X, Node: mul})
+		default:
+			return nil, false
+		}
 	}
 	// The box: one lower and one upper bound per counter, over the
-	// parameters.
+	// parameters, and at most one constraint J − I against a constant.
 	var seenLo, seenHi [3]bool
 	for _, c := range st.Domain.Cons {
 		if c.Eq || !allZero(c.Local) {
@@ -272,6 +314,15 @@ func packable(orig *ir.Program, s int) (*Packed, bool) {
 			if x != 0 {
 				l, n = m, n+1
 			}
+		}
+		if n == 2 && pk.Diag == nil && allZero(c.Aff.Param) && c.Iter[pk.K] == 0 && c.Iter[pk.I]*c.Iter[pk.J] == -1 {
+			// I − J + b ≥ 0: J ≤ I + b; J − I + b ≥ 0: J ≥ I − b.
+			if c.Iter[pk.I] == 1 {
+				pk.Diag = &PackDiag{Upper: true, B: c.Aff.Const}
+			} else {
+				pk.Diag = &PackDiag{B: -c.Aff.Const}
+			}
+			continue
 		}
 		if n != 1 || (c.Iter[l] != 1 && c.Iter[l] != -1) {
 			return nil, false
@@ -292,10 +343,87 @@ func packable(orig *ir.Program, s int) (*Packed, bool) {
 			seenHi[d], pk.Upper[d] = true, bound
 		}
 	}
+	if dg := pk.Diag; dg != nil {
+		// A bound of I or J the triangle gives, where the box has none.
+		const i, j = 0, 1
+		shift := func(a ir.Aff, c int64) ir.Aff { a = a.Clone(); a.Const += c; return a }
+		if dg.Upper { // J ≤ I + B, I ≥ J − B
+			if !seenHi[j] && seenHi[i] {
+				seenHi[j], pk.Upper[j] = true, shift(pk.Upper[i], dg.B)
+			}
+			if !seenLo[i] && seenLo[j] {
+				seenLo[i], pk.Lower[i] = true, shift(pk.Lower[j], -dg.B)
+			}
+		} else { // J ≥ I + B, I ≤ J − B
+			if !seenLo[j] && seenLo[i] {
+				seenLo[j], pk.Lower[j] = true, shift(pk.Lower[i], dg.B)
+			}
+			if !seenHi[i] && seenHi[j] {
+				seenHi[i], pk.Upper[i] = true, shift(pk.Upper[j], -dg.B)
+			}
+		}
+	}
 	if seenLo != [3]bool{true, true, true} || seenHi != [3]bool{true, true, true} {
 		return nil, false
 	}
+	if dg := pk.Diag; dg != nil {
+		// The box must be the triangle's projection: the first row meets
+		// a column and the last column a row (J ≤ I + B), or the last row
+		// and the first column (J ≥ I + B). Each difference must be a
+		// constant.
+		lo, hi := pk.Lower, pk.Upper
+		var d1, d2 int64
+		var ok1, ok2 bool
+		if dg.Upper {
+			d1, ok1 = constDiff(lo[0], lo[1]) // Ilo − Jlo ≥ −B
+			d2, ok2 = constDiff(hi[0], hi[1]) // Ihi − Jhi ≥ −B
+			ok1, ok2 = ok1 && d1+dg.B >= 0, ok2 && d2+dg.B >= 0
+		} else {
+			d1, ok1 = constDiff(hi[1], hi[0]) // Jhi − Ihi ≥ B
+			d2, ok2 = constDiff(lo[1], lo[0]) // Jlo − Ilo ≥ B
+			ok1, ok2 = ok1 && d1 >= dg.B, ok2 && d2 >= dg.B
+		}
+		if !ok1 || !ok2 {
+			return nil, false
+		}
+	}
 	return pk, true
+}
+
+// constDiff returns a − b when it is a constant (the same parameter
+// coefficients).
+func constDiff(a, b ir.Aff) (int64, bool) {
+	for k := range max(len(a.Param), len(b.Param)) {
+		var x, y int64
+		if k < len(a.Param) {
+			x = a.Param[k]
+		}
+		if k < len(b.Param) {
+			y = b.Param[k]
+		}
+		if x != y {
+			return 0, false
+		}
+	}
+	return a.Const - b.Const, true
+}
+
+// kernelSum prints e, the right-hand side of n's statement or a part of
+// it, with each product replaced by term(q) for its term q: the sum the
+// micro-kernel adds, grouped as the statement groups it (an addition on
+// the right of another is parenthesized).
+func (n *Packed) kernelSum(e ir.Expr, right bool, term func(q int) string) string {
+	b := e.(*ir.Binary) // packable: sums of the products
+	for q, tm := range n.Terms {
+		if tm.Node == b {
+			return term(q)
+		}
+	}
+	s := n.kernelSum(b.X, false, term) + " + " + n.kernelSum(b.Y, true, term)
+	if right {
+		return "(" + s + ")"
+	}
+	return s
 }
 
 // packed prints n: the buffers, the loops over the blocks, the packing
@@ -367,56 +495,107 @@ func (pr *printer) packed(n *Packed, depth int) {
 	pr.node(n.Loop, d+1)
 	line("} else {")
 	d++
-	line("%s *nestor_Bp = (%s *) __builtin_malloc(sizeof(%s) * %d * %d);", t, t, t, n.KC, n.NC)
+	// Term q's buffers and its X value in the micro-kernel.
+	sfx := func(q int) string {
+		if q == 0 {
+			return ""
+		}
+		return fmt.Sprint(q + 1)
+	}
+	for q := range n.Terms {
+		line("%s *nestor_Bp%s = (%s *) __builtin_malloc(sizeof(%s) * %d * %d);", t, sfx(q), t, t, n.KC, n.NC)
+	}
 	if n.Parallel {
 		line("#pragma omp parallel if(nestor_ni > %d)", n.MC)
 	}
 	line("{")
 	d++
-	line("%s *nestor_Ap = (%s *) __builtin_malloc(sizeof(%s) * %d * %d);", t, t, t, n.MC, n.KC)
+	for q := range n.Terms {
+		line("%s *nestor_Ap%s = (%s *) __builtin_malloc(sizeof(%s) * %d * %d);", t, sfx(q), t, t, n.MC, n.KC)
+	}
 	line("for (%s nestor_jc = 0; nestor_jc < nestor_nj; nestor_jc += %d)", ct, n.NC)
 	d++
 	line("for (%s nestor_pc = 0; nestor_pc < nestor_nk; nestor_pc += %d) {", ct, n.KC)
 	d++
 	line("%s nestor_nc = nestor_min(%d, nestor_nj - nestor_jc), nestor_kc = nestor_min(%d, nestor_nk - nestor_pc);", ct, n.NC, n.KC)
+	// pack prints the loops that copy a block of each term's side into
+	// its buffer; one statement per term.
+	pack := func(ctr, sz, count string, width int, buf string, side func(PackTerm) ir.Expr, at [3]string) {
+		line("for (%s nestor_%sr = 0; nestor_%sr < nestor_%sc; nestor_%sr += %d)", ct, ctr, ctr, sz, ctr, width)
+		line("  for (%s nestor_p = 0; nestor_p < nestor_kc; nestor_p++)%s", ct, map[bool]string{true: " {", false: ""}[len(n.Terms) > 1])
+		for q, tm := range n.Terms {
+			line("    for (%s nestor_%s = 0; nestor_%s < %d; nestor_%s++)", ct, count, count, width, count)
+			line("      %s%s[nestor_%sr * nestor_kc + nestor_p * %d + nestor_%s] = nestor_%sr + nestor_%s < nestor_%sc ? %s : 0;", buf, sfx(q), ctr, width, count, ctr, count, sz,
+				expr(side(tm), at))
+		}
+		if len(n.Terms) > 1 {
+			line("  }")
+		}
+	}
 	if n.Parallel {
 		line("#pragma omp for")
 	}
-	line("for (%s nestor_jr = 0; nestor_jr < nestor_nc; nestor_jr += %d)", ct, n.NR)
-	line("  for (%s nestor_p = 0; nestor_p < nestor_kc; nestor_p++)", ct)
-	line("    for (%s nestor_v = 0; nestor_v < %d; nestor_v++)", ct, n.NR)
-	line("      nestor_Bp[nestor_jr * nestor_kc + nestor_p * %d + nestor_v] = nestor_jr + nestor_v < nestor_nc ? %s : 0;", n.NR,
-		expr(n.YSide, [3]string{"", j("nestor_jc", "nestor_jr", "nestor_v"), k("nestor_pc", "nestor_p")}))
+	pack("j", "n", "v", n.NR, "nestor_Bp", func(tm PackTerm) ir.Expr { return tm.Y }, [3]string{"", j("nestor_jc", "nestor_jr", "nestor_v"), k("nestor_pc", "nestor_p")})
 	if n.Parallel {
-		line("#pragma omp for")
+		if n.Diag != nil {
+			// The rows of a triangle hold unequal work: blocks in turn.
+			line("#pragma omp for schedule(static, 1)")
+		} else {
+			line("#pragma omp for")
+		}
 	}
 	line("for (%s nestor_ic = 0; nestor_ic < nestor_ni; nestor_ic += %d) {", ct, n.MC)
 	d++
 	line("%s nestor_mc = nestor_min(%d, nestor_ni - nestor_ic);", ct, n.MC)
-	line("for (%s nestor_ir = 0; nestor_ir < nestor_mc; nestor_ir += %d)", ct, n.MR)
-	line("  for (%s nestor_p = 0; nestor_p < nestor_kc; nestor_p++)", ct)
-	line("    for (%s nestor_r = 0; nestor_r < %d; nestor_r++)", ct, n.MR)
-	line("      nestor_Ap[nestor_ir * nestor_kc + nestor_p * %d + nestor_r] = nestor_ir + nestor_r < nestor_mc ? %s : 0;", n.MR,
-		expr(n.XSide, [3]string{i("nestor_ic", "nestor_ir", "nestor_r"), "", k("nestor_pc", "nestor_p")}))
+	pack("i", "m", "r", n.MR, "nestor_Ap", func(tm PackTerm) ir.Expr { return tm.X }, [3]string{i("nestor_ic", "nestor_ir", "nestor_r"), "", k("nestor_pc", "nestor_p")})
 	line("for (%s nestor_jr = 0; nestor_jr < nestor_nc; nestor_jr += %d)", ct, n.NR)
 	line("  for (%s nestor_ir = 0; nestor_ir < nestor_mc; nestor_ir += %d) {", ct, n.MR)
 	d += 2
 	ij := [3]string{i("nestor_ic", "nestor_ir", "nestor_r"), j("nestor_jc", "nestor_jr", "nestor_v"), ""}
 	line("%s nestor_mr = nestor_min(%d, nestor_mc - nestor_ir), nestor_nr = nestor_min(%d, nestor_nc - nestor_jr);", ct, n.MR, n.NR)
+	in := ""
+	if dg := n.Diag; dg != nil {
+		// Column minus row, offsets from the box's corner, against the
+		// triangle's edge: an element is in the domain when it is on the
+		// edge's side, a block is skipped when none of its elements is.
+		dd, _ := constDiff(n.Lower[0], n.Lower[1])
+		dd += dg.B
+		if dg.Upper {
+			line("if (nestor_jc + nestor_jr - (nestor_ic + nestor_ir + nestor_mr - 1) > %d)", dd)
+			in = fmt.Sprintf("nestor_jc + nestor_jr + nestor_v - (nestor_ic + nestor_ir + nestor_r) <= %d", dd)
+		} else {
+			line("if (nestor_jc + nestor_jr + nestor_nr - 1 - (nestor_ic + nestor_ir) < %d)", dd)
+			in = fmt.Sprintf("nestor_jc + nestor_jr + nestor_v - (nestor_ic + nestor_ir + nestor_r) >= %d", dd)
+		}
+		line("  continue; /* the block lies outside the triangle */")
+	}
 	line("%s nestor_c[%d][%d];", t, n.MR, n.NR)
 	line("for (%s nestor_r = 0; nestor_r < %d; nestor_r++)", ct, n.MR)
 	line("  for (%s nestor_v = 0; nestor_v < %d; nestor_v++)", ct, n.NR)
-	line("    nestor_c[nestor_r][nestor_v] = nestor_r < nestor_mr && nestor_v < nestor_nr ? %s : 0;", elem(ij))
+	if in != "" {
+		line("    nestor_c[nestor_r][nestor_v] = nestor_r < nestor_mr && nestor_v < nestor_nr && %s ? %s : 0;", in, elem(ij))
+	} else {
+		line("    nestor_c[nestor_r][nestor_v] = nestor_r < nestor_mr && nestor_v < nestor_nr ? %s : 0;", elem(ij))
+	}
 	line("for (%s nestor_p = 0; nestor_p < nestor_kc; nestor_p++)", ct)
 	line("  for (%s nestor_r = 0; nestor_r < %d; nestor_r++) {", ct, n.MR)
-	line("    %s nestor_a = nestor_Ap[nestor_ir * nestor_kc + nestor_p * %d + nestor_r];", t, n.MR)
+	for q := range n.Terms {
+		line("    %s nestor_a%s = nestor_Ap%s[nestor_ir * nestor_kc + nestor_p * %d + nestor_r];", t, sfx(q), sfx(q), n.MR)
+	}
 	line("    #pragma omp simd")
 	line("    for (%s nestor_v = 0; nestor_v < %d; nestor_v++)", ct, n.NR)
-	line("      nestor_c[nestor_r][nestor_v] += nestor_a * nestor_Bp[nestor_jr * nestor_kc + nestor_p * %d + nestor_v];", n.NR)
+	line("      nestor_c[nestor_r][nestor_v] += %s;", n.kernelSum(st.RHS, false, func(q int) string {
+		return fmt.Sprintf("nestor_a%s * nestor_Bp%s[nestor_jr * nestor_kc + nestor_p * %d + nestor_v]", sfx(q), sfx(q), n.NR)
+	}))
 	line("  }")
 	line("for (%s nestor_r = 0; nestor_r < nestor_mr; nestor_r++)", ct)
 	line("  for (%s nestor_v = 0; nestor_v < nestor_nr; nestor_v++)", ct)
-	line("    %s = nestor_c[nestor_r][nestor_v];", elem(ij))
+	if in != "" {
+		line("    if (%s)", in)
+		line("      %s = nestor_c[nestor_r][nestor_v];", elem(ij))
+	} else {
+		line("    %s = nestor_c[nestor_r][nestor_v];", elem(ij))
+	}
 	d -= 2
 	line("  }")
 	d--
@@ -424,10 +603,14 @@ func (pr *printer) packed(n *Packed, depth int) {
 	d--
 	line("}")
 	d--
-	line("__builtin_free(nestor_Ap);")
+	for q := range n.Terms {
+		line("__builtin_free(nestor_Ap%s);", sfx(q))
+	}
 	d--
 	line("}")
-	line("__builtin_free(nestor_Bp);")
+	for q := range n.Terms {
+		line("__builtin_free(nestor_Bp%s);", sfx(q))
+	}
 	d--
 	line("}")
 	d--

@@ -48,21 +48,35 @@ void f(int n, double alpha, double C[n][n], double D[2 * n], double A[n][n], dou
 			}
 		})
 	}
-	// A triangular domain (syrk's j <= i) is no box.
-	f, err := frontend.Parse("t.c", []byte(`void f(int n, double C[n][n], double A[n][n]) {
-#pragma scop
-  for (int i = 0; i < n; i++)
-    for (int j = 0; j <= i; j++)
-      for (int k = 0; k < n; k++)
-        C[i][j] += A[i][k] * A[j][k];
-#pragma endscop
-}
-`), frontend.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, ok := packable(f.Scops[0].Prog, 0); ok {
-		t.Error("a triangular domain packed")
+	// Triangles of the box (syrk's j <= i), and sums of products
+	// (syr2k's), when the box is the triangle's projection: every row
+	// meets a column and every column a row.
+	for _, c := range []struct {
+		name, loops, body string
+		ok                bool
+	}{
+		{"lower triangle", "i = 0; i < n; i++) for (int j = 0; j <= i; j++", "C[i][j] += A[i][k] * A[j][k];", true},
+		{"upper triangle", "i = 0; i < n; i++) for (int j = i; j < n; j++", "C[i][j] += A[k][i] * A[k][j];", true},
+		{"strict, shifted", "i = 1; i < n; i++) for (int j = 0; j < i; j++", "C[i][j] += A[i][k] * A[j][k];", true},
+		{"a row meets no column", "i = 0; i < n; i++) for (int j = 1; j <= i; j++", "C[i][j] += A[i][k] * A[j][k];", false},
+		{"a column meets no row", "i = 0; i < n - 1; i++) for (int j = 0; j < n; j++", "if (j <= i) C[i][j] += A[i][k] * A[j][k];", false},
+		{"the same, columns cut", "i = 0; i < n - 1; i++) for (int j = 0; j < n - 1; j++", "if (j <= i) C[i][j] += A[i][k] * A[j][k];", true},
+		{"two products", "i = 0; i < n; i++) for (int j = 0; j <= i; j++", "C[i][j] += A[j][k] * 2.0 * B[i][k] + B[j][k] * 2.0 * A[i][k];", true},
+		{"three products", "i = 0; i < n; i++) for (int j = 0; j < n; j++", "C[i][j] += A[i][k] * B[k][j] + (A[k][i] * B[k][j] + A[i][k] * A[j][k]);", true},
+		{"a sum with a term not a product", "i = 0; i < n; i++) for (int j = 0; j < n; j++", "C[i][j] += A[i][k] * B[k][j] + A[i][k];", false},
+		{"a product of sums", "i = 0; i < n; i++) for (int j = 0; j < n; j++", "C[i][j] += (A[i][k] + 1.0) * B[k][j] * (A[i][k] + B[k][j]);", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			src := "void f(int n, double C[n][n], double A[n][n], double B[n][n]) {\n#pragma scop\n  for (int " + c.loops +
+				")\n      for (int k = 0; k < n; k++)\n        " + c.body + "\n#pragma endscop\n}\n"
+			f, err := frontend.Parse("t.c", []byte(src), frontend.Config{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, ok := packable(f.Scops[0].Prog, 0); ok != c.ok {
+				t.Errorf("packable: %v, want %v", ok, c.ok)
+			}
+		})
 	}
 }
 

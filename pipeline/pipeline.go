@@ -71,7 +71,8 @@ type Options struct {
 	// iteration (codegen.PrintOptions.ForkOnce; the CLI's --fork-once).
 	ForkOnce bool
 	// Pack runs each matrix-product statement alone in its loops at the
-	// top of a region (W[i][j] += X(i,k) * Y(k,j) over a box) as BLIS
+	// top of a region (W[i][j] += X(i,k) * Y(k,j), or a sum of such
+	// products, over a box or a triangle of one) as BLIS
 	// runs dgemm: blocks of its operands packed into contiguous panels
 	// and a register-blocked micro-kernel (codegen.Packed; the CLI's
 	// --pack, on by default), when its work reaches 64³ multiply-adds.
