@@ -112,3 +112,44 @@ func TestLayeredIsAll(t *testing.T) {
 	}
 	t.Logf("%d updates", len(updates))
 }
+
+// Goroutines that recognize updates at once, from tables not yet
+// decoded, get the answers one gets alone (go test -race checks the
+// layers' locking).
+func TestLayeredConcurrent(t *testing.T) {
+	cases := loadCorpus(t)
+	answer := func(i int) string {
+		opts := cases[i].opts
+		opts.Tables = nil
+		m, err := Recognize(cases[i].update, opts)
+		if err != nil {
+			return err.Error()
+		}
+		return fmt.Sprintf("%v y %v id %v comm %v", m.Tuple, m.Y, m.Identity, m.Commutative)
+	}
+	want := make([]string, len(cases))
+	for i := range cases {
+		want[i] = answer(i)
+	}
+	resetTableCaches()
+	defer resetTableCaches()
+	const workers = 4
+	got := make([]string, len(cases))
+	done := make(chan bool)
+	for w := range workers {
+		go func() {
+			for i := w; i < len(cases); i += workers {
+				got[len(cases)-1-i] = answer(len(cases) - 1 - i)
+			}
+			done <- true
+		}()
+	}
+	for range workers {
+		<-done
+	}
+	for i := range cases {
+		if got[i] != want[i] {
+			t.Errorf("%s: concurrently %s, alone %s", cases[i].src, got[i], want[i])
+		}
+	}
+}
