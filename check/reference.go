@@ -39,10 +39,10 @@ import (
 // a harness whose floating-point arrays, pointers and globals are long
 // double, filled with the draws of their own type (a float array gets the
 // float draws), and written back as double. Scalars passed by value stay
-// as they are (the call converts them). Math functions keep their
-// precision (exp is double's exp); the reference is more precise in the
-// arithmetic, where reassociation differs. No reference is built for a
-// kernel whose locals the harness captures (regions in main).
+// as they are (the call converts them). The math functions of C99 the
+// kernel calls become their long double versions (exp and expf become
+// expl: mathDefines), so they too round less. No reference is built for
+// a kernel whose locals the harness captures (regions in main).
 
 // ReferenceResult compares one float array of both variants with the
 // higher-precision reference.
@@ -156,7 +156,8 @@ func (h *harness) runReference(ctx context.Context, dir string, o Options) (*Dat
 		return nil, fmt.Errorf("check: the harness does not include %s", h.origPath)
 	}
 	text = strings.Replace(text, include, referenceHeaders+
-		"typedef long double nestor_ld;\n#define double nestor_ld\n#define float nestor_ld\n"+include+"#undef double\n#undef float\n", 1)
+		"typedef long double nestor_ld;\n#define double nestor_ld\n#define float nestor_ld\n"+mathDefines(true)+include+
+		"#undef double\n#undef float\n"+mathDefines(false), 1)
 	if len(fromFloat) > 0 {
 		// A float array of the original gets float draws, stored long
 		// double: the inputs of the other variants.
@@ -177,6 +178,36 @@ func (h *harness) runReference(ctx context.Context, dir string, o Options) (*Dat
 	}
 	d, _, err := hr.runEnv(ctx, exe, "out", filepath.Join(dir, "ref.out"), ompEnv(1))
 	return d, err
+}
+
+// referenceMath are the math functions of C99 the reference computes in
+// long double: each call of f or ff (float) becomes a call of fl.
+var referenceMath = []string{"acos", "acosh", "asin", "asinh", "atan", "atan2", "atanh", "cbrt", "ceil", "cos", "cosh",
+	"erf", "erfc", "exp", "exp2", "expm1", "fabs", "fdim", "floor", "fma", "fmax", "fmin", "fmod", "hypot", "log", "log10",
+	"log1p", "log2", "pow", "remainder", "round", "sin", "sinh", "sqrt", "tan", "tanh", "tgamma", "lgamma", "trunc"}
+
+// mathDefines returns the lines that make every call of a math function
+// in the kernel a call of its long double version (define), or that
+// undo them (!define).
+func mathDefines(define bool) string {
+	var b strings.Builder
+	for _, f := range referenceMath {
+		for _, name := range []string{f, f + "f"} {
+			if !define {
+				fmt.Fprintf(&b, "#undef %s\n", name)
+				continue
+			}
+			args := "x"
+			switch f {
+			case "atan2", "fdim", "fmax", "fmin", "fmod", "hypot", "pow", "remainder":
+				args = "x, y"
+			case "fma":
+				args = "x, y, z"
+			}
+			fmt.Fprintf(&b, "#define %s(%s) %sl(%s)\n", name, args, f, args)
+		}
+	}
+	return b.String()
 }
 
 // referenceHeaders are the C library headers the reference includes

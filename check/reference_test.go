@@ -2,6 +2,8 @@ package check
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -84,5 +86,44 @@ func TestReferenceExplainsReassociation(t *testing.T) {
 	}
 	if res.Match || res.Arrays[1].Reference != nil {
 		t.Errorf("with --rtol set: match %v, reference %+v", res.Match, res.Arrays[1].Reference)
+	}
+}
+
+// TestReferenceMathFunctions: in the reference, the kernel's calls of
+// math functions (expf, sqrt) are calls of their long double versions,
+// and the factored sum of their values is explained by it.
+func TestReferenceMathFunctions(t *testing.T) {
+	needCC(t)
+	arrays := []*ir.Array{
+		{Name: "A", Elem: ir.Float, Dims: []ir.Aff{constSize(1, 1000000)}, Storage: ir.FuncParam},
+		{Name: "total", Elem: ir.Float, Storage: ir.FuncParam},
+	}
+	fn := &frontend.Func{Name: "kernel_mathsum", Params: []frontend.FuncParam{
+		{Name: "n", Elem: ir.Int, Param: 0},
+		{Name: "A", Elem: ir.Float, Dims: arrays[0].Dims, Param: -1},
+		{Name: "total", Elem: ir.Float, Pointer: true, Param: -1},
+	}}
+	f := fileOf(t, "mathsum.c", fn, program([]string{"n"}, arrays, "total"))
+	loop := "for (int i = 0; i < n; i++)\n    *total += expf(A[i]) + sqrt(A[i]);"
+	factored := edit(t, f.Src, loop, strings.ReplaceAll(factoredSum, "nestor_p[c] += A[i];", "nestor_p[c] += expf(A[i]) + sqrt(A[i]);"))
+	opt := quick(Options{Params: map[string]int64{"n": 1000000}, Threads: []int{1}, KeepDir: t.TempDir()})
+	res, err := Compare(context.Background(), f, nil, factored, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := res.Arrays[1].Reference
+	if r == nil || !r.Explained || !res.Match {
+		var out strings.Builder
+		res.Format(&out)
+		t.Fatalf("reference %+v, match %v: want the factored sum explained\n%s", r, res.Match, out.String())
+	}
+	ref, err := os.ReadFile(filepath.Join(opt.KeepDir, "harness_ref.c"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, def := range []string{"#define expf(x) expl(x)\n", "#define sqrt(x) sqrtl(x)\n", "#define pow(x, y) powl(x, y)\n", "#undef expf\n"} {
+		if !strings.Contains(string(ref), def) {
+			t.Errorf("the reference harness lacks %q", def)
+		}
 	}
 }
