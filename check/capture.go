@@ -97,7 +97,11 @@ func (h *harness) captureLine() string {
 			}
 			dims = "(const long long[]){" + strings.Join(wrapEach(v.dims, "(long long)", ""), ", ") + "}"
 		}
-		fmt.Fprintf(&b, " nestor_capture_put(\"%s\", (const void *)%s, sizeof(%s), %d, %d, %s);", v.name, addr, cType(v.elem), ld, v.rank, dims)
+		size := fmt.Sprintf("sizeof(%s)", cType(v.elem))
+		if ld == 1 {
+			size = "sizeof(0.0L)" // not "long double", which the reference's macros rewrite
+		}
+		fmt.Fprintf(&b, " nestor_capture_put(\"%s\", (const void *)%s, %s, %d, %d, %s);", v.name, addr, size, ld, v.rank, dims)
 	}
 	b.WriteString(" nestor_capture = 0; }")
 	return b.String()

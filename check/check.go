@@ -223,6 +223,7 @@ func Compare(ctx context.Context, f *frontend.File, scop *frontend.Scop, optSrc 
 		for _, s := range scops {
 			last = max(last, slices.Index(f.Scops, s))
 		}
+		h.endSrc, h.endRegion = f.Src, last
 		if origPath, err = h.instrumentEnd(dir, "end-orig", origPath, f.Src, last); err != nil {
 			return nil, err
 		}

@@ -64,7 +64,11 @@ type harness struct {
 	locals []*value
 	// endLocals are the variables of main that Compare's harness captures
 	// at the end of main's last region (capture.go); empty otherwise.
+	// endSrc is then the original file's text and endRegion that
+	// region's index among its regions (for the reference's copy).
 	endLocals []*value
+	endSrc    []byte
+	endRegion int
 }
 
 func newHarness(f *frontend.File, scop *frontend.Scop, opt Options) (*harness, error) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -125,5 +126,42 @@ func TestReferenceMathFunctions(t *testing.T) {
 		if !strings.Contains(string(ref), def) {
 			t.Errorf("the reference harness lacks %q", def)
 		}
+	}
+}
+
+// TestReferenceInMain: a region in main whose float sum is a local of
+// main gets the reference too (main's variables are long double in it,
+// written at the region's end), which explains the factored sum.
+func TestReferenceInMain(t *testing.T) {
+	needCC(t)
+	f, err := frontend.ParseFile("testdata/mainsum.c", frontend.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	factored := edit(t, f.Src, "  for (int i = 0; i < N; i++)\n    total += A[i];\n#pragma endscop", `  {
+    float nestor_p[16] = {0};
+    for (int c = 0; c < 16; c++)
+      for (int i = c * (N / 16); i < (c == 15 ? N : (c + 1) * (N / 16)); i++)
+        nestor_p[c] += A[i];
+    for (int c = 0; c < 16; c++)
+      total += nestor_p[c];
+  }
+#pragma endscop`)
+	res, err := Compare(context.Background(), f, nil, factored, quick(Options{Threads: []int{1}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	res.Format(&out)
+	k := slices.IndexFunc(res.Arrays, func(a ArrayResult) bool { return a.Name == "total" })
+	if k < 0 {
+		t.Fatalf("total not compared:\n%s", out.String())
+	}
+	tot := res.Arrays[k]
+	if tot.Mismatches != 1 || tot.RelErr <= RTolFloat {
+		t.Fatalf("total: %+v (want the sums apart by more than %g)\n%s", tot, RTolFloat, out.String())
+	}
+	if r := tot.Reference; r == nil || !r.Explained || r.Closer() != "nestor" || !res.Match {
+		t.Fatalf("reference %+v, match %v: want the factored sum closer and explained\n%s", r, res.Match, out.String())
 	}
 }
