@@ -143,3 +143,45 @@ func TestForkOnce(t *testing.T) {
 		})
 	}
 }
+
+// TestForkThreads: with PrintOptions.Threads, an OpenMP loop nested in a
+// sequential loop forks only at two threads or more (its first if), and
+// the region declares the thread count between pragma lines of its own,
+// outside any static control part; without a nested OpenMP loop, nothing
+// is declared.
+func TestForkThreads(t *testing.T) {
+	p := newProg(t, "tsteps", "n").
+		array("A", ir.FuncParam, "n", "n").
+		stmt("t i j", []int{0, 0, 0, 0}, "0 <= t < tsteps and 1 <= i < n - 1 and 1 <= j < n - 1", "A[i][j] = A[i][j] * 0.5").
+		build()
+	for _, nested := range []bool{true, false} {
+		n, err := Build(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l := firstLoop(n.Body)
+		if nested {
+			l = firstLoop(l.Body)
+		}
+		l.Pragmas, l.ForkIf = []string{"omp parallel for"}, nested
+		var b bytes.Buffer
+		if err := PrintCWith(&b, p, n, "  ", PrintOptions{Threads: "nt"}); err != nil {
+			t.Fatal(err)
+		}
+		out := b.String()
+		decl := "  #pragma endscop\n  #ifdef _OPENMP\n  extern int omp_get_max_threads(void);\n  int nt = omp_get_max_threads();"
+		if !nested {
+			if strings.Contains(out, "omp_get_max_threads") || strings.Contains(out, "nt >= 2") {
+				t.Errorf("an outermost OpenMP loop reads the thread count:\n%s", out)
+			}
+			continue
+		}
+		if !strings.HasPrefix(out, decl) || !strings.Contains(out, "  #else\n  int nt = 1;\n  #endif\n  #pragma scop\n") {
+			t.Fatalf("the thread count is not declared first, outside the region:\n%s", out)
+		}
+		first, work := strings.Index(out, "if (nt >= 2) {\n"), strings.Index(out, "if ((n - 2) >= 182) {\n")
+		if first < 0 || work < first || strings.Count(out, "} else {") != 2 || strings.Count(out, "#pragma omp parallel for") != 1 {
+			t.Errorf("want the thread test, then the work test, each with a sequential else:\n%s", out)
+		}
+	}
+}

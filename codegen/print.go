@@ -122,13 +122,17 @@ type printer struct {
 	lift     *lift            // the reduction without identity being printed
 	share    bool             // PrintOptions.Share
 	forkOnce bool             // PrintOptions.ForkOnce
+	threads  string           // PrintOptions.Threads
+	// usedThreads reports that a condition reads threads: the region
+	// declares it.
+	usedThreads bool
 	inTeam   bool             // printing inside a team forked once (fork.go)
 	err      error
 }
 
 func printC(w io.Writer, p *ir.Program, n Node, indent string, stmt stmtFunc, opt PrintOptions) error {
 	pr := &printer{p: p, params: ir.ParamNames(p), vars: map[string]bool{}, indent: indent,
-		used: map[string]bool{}, stmtText: stmt, share: opt.Share && stmt == nil, forkOnce: opt.ForkOnce, counter: counterType(p)}
+		used: map[string]bool{}, stmtText: stmt, share: opt.Share && stmt == nil, forkOnce: opt.ForkOnce, threads: opt.Threads, counter: counterType(p)}
 	if pr.stmtText == nil {
 		pr.stmtText = (*printer).stmt
 		pr.elide = true
@@ -144,6 +148,16 @@ func printC(w io.Writer, p *ir.Program, n Node, indent string, stmt stmtFunc, op
 		pr.useGNUMacros()
 	}
 	var out bytes.Buffer
+	if pr.usedThreads {
+		// Declared outside the region (between its pragmas), as nestor
+		// reads its output back: a call is no static control part, the
+		// variable then a parameter.
+		for _, l := range []string{"#pragma endscop", "#ifdef _OPENMP", "extern int omp_get_max_threads(void);",
+			fmt.Sprintf("int %s = omp_get_max_threads(); /* at one thread, no team is forked */", pr.threads),
+			"#else", fmt.Sprintf("int %s = 1;", pr.threads), "#endif", "#pragma scop"} {
+			fmt.Fprintf(&out, "%s%s\n", indent, l)
+		}
+	}
 	for _, m := range macros {
 		if pr.used[m.name] {
 			fmt.Fprintf(&out, "%s#ifndef %s\n%s%s\n%s#endif\n", indent, m.name, indent, m.def, indent)
@@ -386,6 +400,11 @@ func (pr *printer) loop(l *Loop, depth int) {
 		conds, clause := work, iters
 		if len(work) == 0 {
 			conds, clause = []string{iters}, ""
+		}
+		if pr.threads != "" {
+			// At one thread, no fork: the sequential copy.
+			conds = append([]string{pr.threads + " >= 2"}, conds...)
+			pr.usedThreads = true
 		}
 		pr.clause[l] = clause
 		for i, c := range conds {

@@ -47,6 +47,13 @@ type PrintOptions struct {
 	// then share the iterations of each with "omp for" and meet at its
 	// barrier, instead of forking once per iteration (fork.go).
 	ForkOnce bool
+	// Threads, when set, names a variable the region declares with the
+	// number of threads OpenMP would use (omp_get_max_threads, 1 without
+	// OpenMP): an OpenMP loop nested in a sequential loop forks only when
+	// it is two or more. With one thread a team is pointless, and each
+	// fork still makes a system call, which on some kernels (page-table
+	// isolation) flushes the TLB: the loop then pays for the misses.
+	Threads string
 }
 
 // minShareStmts is the fewest statements of a body printed shared: below

@@ -567,7 +567,8 @@ func reductionsPass(s *region, opt *Options) error {
 // indented like the first line of the region's body.
 func printPass(s *region, opt *Options) error {
 	var b bytes.Buffer
-	if err := codegen.PrintCWith(&b, s.Prog, s.tree, bodyIndent(s.Scop, s.src), codegen.PrintOptions{Share: opt.Share, ForkOnce: s.dec.ForkOnce.Or(opt.ForkOnce)}); err != nil {
+	if err := codegen.PrintCWith(&b, s.Prog, s.tree, bodyIndent(s.Scop, s.src), codegen.PrintOptions{Share: opt.Share, ForkOnce: s.dec.ForkOnce.Or(opt.ForkOnce),
+		Threads: fmt.Sprintf("nestor_threads_%d", s.Pos.Line)}); err != nil {
 		return err
 	}
 	s.code = b.Bytes()
