@@ -126,8 +126,8 @@ type printer struct {
 	// usedThreads reports that a condition reads threads: the region
 	// declares it.
 	usedThreads bool
-	inTeam   bool             // printing inside a team forked once (fork.go)
-	err      error
+	inTeam      bool // printing inside a team forked once (fork.go)
+	err         error
 }
 
 func printC(w io.Writer, p *ir.Program, n Node, indent string, stmt stmtFunc, opt PrintOptions) error {
