@@ -25,7 +25,10 @@ With --tree, the schedule as a schedule tree, in the YAML-like text isl
 prints: sequences of filters for the constant dimensions, bands of affine
 rows for the loops, each band permutable or not, with its coincident
 (parallel) members, and per member the statements it carries no
-dependence of (coincident_for).`,
+dependence of (coincident_for); then the layout opt gives its loops: the
+point-loop order, tile loops and sizes, wavefront, a loop sunk
+innermost, and the code generation marks (layout_marks: parallel,
+nosimd, rfactor, pack, jam=ROWSxCOLS, unroll=N).`,
 	setup: func(fs *flag.FlagSet) runFunc {
 		var src sourceFlags
 		src.register(fs)
