@@ -85,7 +85,7 @@ func BenchmarkAssocMatchProcess(b *testing.B) {
 	}{
 		{"startup", nil, 2},
 		{"common", []string{"f() = f() + in(r)"}, 0},
-		{"more", []string{"((x & k) + (y & k) & k) + k"}, 0},
+		{"more", []string{"x + (y - x * (y + y * k))"}, 0},
 		{"refused", []string{"x * y + 1"}, 1},
 	}
 	wall := make([][]float64, len(cases))
