@@ -21,8 +21,11 @@ import (
 // that no such f and y exist. The test runs exhaustively over the 256
 // values of an 8-bit type (2 of bool): at the element's own width for
 // int8, uint8 and bool, and for wider integer types on the update
-// computed in the 8-bit type of the same signedness (said in the
-// message: a proof at 8 bits). Any subset of the inputs' values may
+// computed in the 8-bit type of the same signedness. Only the first is a
+// proof: a wider type's maps may compose into as many maps as it has
+// values whatever the 8-bit ones do (and with min or a comparison the
+// update is another function at 8 bits), so for a wider type the refusal
+// says "not recognized" and gives the 8-bit result as evidence. Any subset of the inputs' values may
 // generate the maps (the closure of a subset is a subset), so the named
 // values are sampled; loop-invariant ones are fixed to a few values in
 // turn, the proof naming them.

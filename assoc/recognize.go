@@ -448,6 +448,15 @@ func (r *recognizer) notAssociative(err *MatchError) *MatchError {
 	if r != nil && len(err.Elements) == 1 {
 		i := err.Elements[0]
 		if proof, ok := r.closureProof(i); ok {
+			if t := r.update.Elems[i].Type; t != Bool && t != Int8 && t != Uint8 {
+				// The 8-bit closure is no proof for a wider type: the
+				// wider maps' compositions may number up to its own
+				// count of values, whatever the 8-bit ones do (and an
+				// update with min or a comparison is another function at
+				// 8 bits). Evidence, said as such.
+				return &MatchError{Elements: err.Elements, Operator: err.Operator,
+					Reason: err.Reason + fmt.Sprintf("; %s: at 8 bits only, which for %v is evidence, not a proof", proof, t)}
+			}
 			return &MatchError{Elements: err.Elements, Operator: r.update.Elems[i].String(), NotAssociative: true, Reason: proof}
 		}
 	}
