@@ -12,17 +12,21 @@ import (
 	"nestor/ir"
 )
 
-func bigsumFile(t *testing.T) *frontend.File {
+func bigsumFile(t *testing.T) *frontend.File { return floatSumFile(t, "bigsum") }
+
+// floatSumFile is testdata/NAME.c, whose kernel_NAME(n, A, total) adds
+// the float array A into *total.
+func floatSumFile(t *testing.T, name string) *frontend.File {
 	arrays := []*ir.Array{
 		{Name: "A", Elem: ir.Float, Dims: []ir.Aff{constSize(1, 1000000)}, Storage: ir.FuncParam},
 		{Name: "total", Elem: ir.Float, Storage: ir.FuncParam},
 	}
-	fn := &frontend.Func{Name: "kernel_bigsum", Params: []frontend.FuncParam{
+	fn := &frontend.Func{Name: "kernel_" + name, Params: []frontend.FuncParam{
 		{Name: "n", Elem: ir.Int, Param: 0},
 		{Name: "A", Elem: ir.Float, Dims: arrays[0].Dims, Param: -1},
 		{Name: "total", Elem: ir.Float, Pointer: true, Param: -1},
 	}}
-	return fileOf(t, "bigsum.c", fn, program([]string{"n"}, arrays, "total"))
+	return fileOf(t, name+".c", fn, program([]string{"n"}, arrays, "total"))
 }
 
 // factoredSum is bigsum.c's loop in 16 partial sums, as nestor factors a
@@ -95,16 +99,7 @@ func TestReferenceExplainsReassociation(t *testing.T) {
 // and the factored sum of their values is explained by it.
 func TestReferenceMathFunctions(t *testing.T) {
 	needCC(t)
-	arrays := []*ir.Array{
-		{Name: "A", Elem: ir.Float, Dims: []ir.Aff{constSize(1, 1000000)}, Storage: ir.FuncParam},
-		{Name: "total", Elem: ir.Float, Storage: ir.FuncParam},
-	}
-	fn := &frontend.Func{Name: "kernel_mathsum", Params: []frontend.FuncParam{
-		{Name: "n", Elem: ir.Int, Param: 0},
-		{Name: "A", Elem: ir.Float, Dims: arrays[0].Dims, Param: -1},
-		{Name: "total", Elem: ir.Float, Pointer: true, Param: -1},
-	}}
-	f := fileOf(t, "mathsum.c", fn, program([]string{"n"}, arrays, "total"))
+	f := floatSumFile(t, "mathsum")
 	loop := "for (int i = 0; i < n; i++)\n    *total += expf(A[i]) + sqrt(A[i]);"
 	factored := edit(t, f.Src, loop, strings.ReplaceAll(factoredSum, "nestor_p[c] += A[i];", "nestor_p[c] += expf(A[i]) + sqrt(A[i]);"))
 	opt := quick(Options{Params: map[string]int64{"n": 1000000}, Threads: []int{1}, KeepDir: t.TempDir()})

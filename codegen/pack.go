@@ -129,6 +129,13 @@ func Pack(b *Block, p, orig *ir.Program, opt PackOptions) []int {
 		if !ok {
 			continue
 		}
+		parallel := opt.Parallel
+		if opt.Marks != nil {
+			var pack bool
+			if pack, parallel = opt.Marks(l.Level); !pack {
+				continue
+			}
+		}
 		stmts := stmtsIn([]Node{l})
 		if len(stmts) != 1 || slices.Contains(done, stmts[0]) {
 			continue
@@ -136,13 +143,6 @@ func Pack(b *Block, p, orig *ir.Program, opt PackOptions) []int {
 		pk, ok := packable(orig, stmts[0])
 		if !ok || instancesOf([]Node{l}, stmts[0]) != instancesOf(b.Body, stmts[0]) || slices.ContainsFunc(guard, func(c Cond) bool { return len(c.Divs) > 0 }) {
 			continue // some of its instances run elsewhere
-		}
-		parallel := opt.Parallel
-		if opt.Marks != nil {
-			var pack bool
-			if pack, parallel = opt.Marks(l.Level); !pack {
-				continue
-			}
 		}
 		pk.Stmt, pk.Guard, pk.Loop = stmts[0], guard, l
 		size := orig.Arrays[orig.Stmts[stmts[0]].Accesses[0].Array].Elem.Size()
@@ -522,7 +522,11 @@ func (pr *printer) packed(n *Packed, depth int) {
 	// its buffer; one statement per term.
 	pack := func(ctr, sz, count string, width int, buf string, side func(PackTerm) ir.Expr, at [3]string) {
 		line("for (%s nestor_%sr = 0; nestor_%sr < nestor_%sc; nestor_%sr += %d)", ct, ctr, ctr, sz, ctr, width)
-		line("  for (%s nestor_p = 0; nestor_p < nestor_kc; nestor_p++)%s", ct, map[bool]string{true: " {", false: ""}[len(n.Terms) > 1])
+		open := ""
+		if len(n.Terms) > 1 {
+			open = " {"
+		}
+		line("  for (%s nestor_p = 0; nestor_p < nestor_kc; nestor_p++)%s", ct, open)
 		for q, tm := range n.Terms {
 			line("    for (%s nestor_%s = 0; nestor_%s < %d; nestor_%s++)", ct, count, count, width, count)
 			line("      %s%s[nestor_%sr * nestor_kc + nestor_p * %d + nestor_%s] = nestor_%sr + nestor_%s < nestor_%sc ? %s : 0;", buf, sfx(q), ctr, width, count, ctr, count, sz,

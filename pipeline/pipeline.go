@@ -758,7 +758,11 @@ func rerollPass(s *region, opt *Options) error {
 // keeps those whose update assoc proves associative, noting why the
 // others stay sequential.
 func factor(s *region, opt *Options) error {
-	if !slices.ContainsFunc(s.loops, func(li sched.LoopInfo) bool { return li.Marks.Rfactor }) && (s.loops != nil || !s.policy.Rfactor) {
+	wanted := s.policy.Rfactor // a region without loop information
+	if s.loops != nil {
+		wanted = slices.ContainsFunc(s.loops, func(li sched.LoopInfo) bool { return li.Marks.Rfactor })
+	}
+	if !wanted {
 		return nil
 	}
 	var parallel func(int) bool
