@@ -114,7 +114,7 @@ func TestSearch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if h := hashCode(code); h != res.Best.Code {
+	if h := HashCode(code); h != res.Best.Code {
 		t.Errorf("the best record's decisions give code %s, recorded %s", h, res.Best.Code)
 	}
 }

@@ -363,7 +363,7 @@ func (s *Searcher) prepare(d *Domains, bound float64, def bool) (*pending, error
 	if err != nil {
 		return nil, fmt.Errorf("tune: generating %s: %w", decisionsKey(rec.Decisions), err)
 	}
-	rec.Code = hashCode(code)
+	rec.Code = HashCode(code)
 	if prev, ok := s.done[rec.Code]; ok {
 		if def {
 			cp := *prev
@@ -533,8 +533,8 @@ func (r *Region) Estimate(n int, seed int64) (size float64, deadRatio float64) {
 	return size, float64(dead) / float64(n)
 }
 
-// hashCode names generated code in records: equal code is measured once.
-func hashCode(code []byte) string {
+// HashCode names generated code in records: equal code is measured once.
+func HashCode(code []byte) string {
 	sum := sha256.Sum256(code)
 	return hex.EncodeToString(sum[:8])
 }

@@ -1,4 +1,4 @@
-package main
+package tunecli
 
 import (
 	"context"
@@ -11,12 +11,15 @@ import (
 	"syscall"
 
 	"nestor/dist"
+	"nestor/internal/cli"
 	"nestor/model"
 )
 
-var workerCommand = &command{
-	name: "worker", args: "--server nats://HOST:4222 [--slots N] [--prefix P] [--creds FILE] [--tls-ca F --tls-cert F --tls-key F]",
-	summary: `evaluate tasks from a NATS JetStream work queue (distributed tuning)
+func init() { cli.Register(workerCommand) }
+
+var workerCommand = &cli.Command{
+	Name: "worker", Args: "--server nats://HOST:4222 [--slots N] [--prefix P] [--creds FILE] [--tls-ca F --tls-cert F --tls-key F]",
+	Summary: `evaluate tasks from a NATS JetStream work queue (distributed tuning)
 
 The worker connects to the NATS server at --server (with JetStream
 enabled: nats-server -js), pulls tasks from the work queue named by
@@ -32,7 +35,7 @@ user. Anyone who may publish on the queue's subjects can run code on
 this machine, so point workers only at a server whose accounts restrict
 publishing there (--creds, TLS), and run them as a user with nothing to
 lose. The worker consumes only the queue it was pointed at.`,
-	setup: func(fs *flag.FlagSet) runFunc {
+	Setup: func(fs *flag.FlagSet) cli.RunFunc {
 		server := fs.String("server", "", "`URL` of the NATS server, e.g. nats://HOST:4222 (required)")
 		slots := fs.Int("slots", runtime.NumCPU(), "tasks evaluated at once (default: one per CPU)")
 		prefix := fs.String("prefix", dist.DefaultPrefix, "subject `prefix` of the work queue")
@@ -46,16 +49,16 @@ lose. The worker consumes only the queue it was pointed at.`,
 		verbose := fs.Bool("v", false, "print a line per task evaluated")
 		return func(out io.Writer, args []string) error {
 			if len(args) > 0 {
-				return usageError{fmt.Sprintf("unexpected argument %q", args[0])}
+				return cli.UsageError{Msg: fmt.Sprintf("unexpected argument %q", args[0])}
 			}
 			if *server == "" {
-				return usageError{"want --server nats://HOST:4222"}
+				return cli.UsageError{Msg: "want --server nats://HOST:4222"}
 			}
 			if *slots < 1 {
-				return usageError{fmt.Sprintf("--slots %d: want at least 1", *slots)}
+				return cli.UsageError{Msg: fmt.Sprintf("--slots %d: want at least 1", *slots)}
 			}
 			if (*tlsCert == "") != (*tlsKey == "") {
-				return usageError{"--tls-cert and --tls-key go together"}
+				return cli.UsageError{Msg: "--tls-cert and --tls-key go together"}
 			}
 			if *machine == "" {
 				*machine = model.Host().Fingerprint
@@ -68,7 +71,7 @@ lose. The worker consumes only the queue it was pointed at.`,
 				onResult = func(r dist.Result) {
 					status := "ok"
 					if r.Err != "" {
-						status = "error: " + firstLine(r.Err)
+						status = "error: " + cli.FirstLine(r.Err)
 					}
 					fmt.Fprintf(out, "%s %s (delivery %d, %.3gs): %s\n", r.Kind, r.TaskID, r.Deliveries, r.Elapsed.Seconds(), status)
 				}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"flag"
@@ -59,11 +59,11 @@ func TestOptOptions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var src sourceFlags
+	var src SourceFlags
 	fs := flag.NewFlagSet("opt", flag.ContinueOnError)
-	src.register(fs)
-	src.registerOpt(fs)
-	want, err := src.options(nil)
+	src.Register(fs)
+	src.RegisterOpt(fs)
+	want, err := src.Options(nil)
 	if err != nil {
 		t.Fatal(err)
 	}

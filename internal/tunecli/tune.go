@@ -1,4 +1,4 @@
-package main
+package tunecli
 
 import (
 	"context"
@@ -18,16 +18,18 @@ import (
 	"nestor/check"
 	"nestor/dist"
 	"nestor/frontend"
+	"nestor/internal/cli"
 	"nestor/model"
 	"nestor/pipeline"
 	"nestor/tune"
+	"nestor/tune/remote"
 
 	"github.com/schollz/progressbar/v3"
 )
 
-var tuneCommand = &command{
-	name: "tune", args: "FILE.c [--budget N|--time D] [--threads N] [--seed S] [--records FILE.jsonl] [-o OUT.c] | --plot FILE.jsonl -o OUT.svg",
-	summary: `search the implementations of a kernel's regions, measured on this machine
+var tuneCommand = &cli.Command{
+	Name: "tune", Args: "FILE.c [--budget N|--time D] [--threads N] [--seed S] [--records FILE.jsonl] [-o OUT.c] | --plot FILE.jsonl -o OUT.svg",
+	Summary: `search the implementations of a kernel's regions, measured on this machine
 
 Each region's implementation is a vector of decisions (loop order or
 schedule, fusion policy, parallel loops, per band: tiling, tile sizes,
@@ -46,10 +48,10 @@ evaluated first, so the result is never slower than it as measured.
 file resumes (candidates already measured on this machine are not measured
 again), and nestor opt --records FILE applies the best recorded decisions.
 --space prints the decision space and its constraints and exits.`,
-	setup: func(fs *flag.FlagSet) runFunc {
-		var src sourceFlags
-		src.register(fs)
-		src.registerOpt(fs)
+	Setup: func(fs *flag.FlagSet) cli.RunFunc {
+		var src cli.SourceFlags
+		src.Register(fs)
+		src.RegisterOpt(fs)
 		budget := fs.Int("budget", 50, "evaluations per region, the default policy's included")
 		limit := fs.Duration("time", 0, "stop starting evaluations of a region after this `duration` (e.g. 10m; 0: no limit)")
 		threads := fs.Int("threads", runtime.NumCPU(), "OpenMP threads the candidates are timed with")
@@ -74,7 +76,7 @@ again), and nestor opt --records FILE applies the best recorded decisions.
 		fs.StringVar(&tlsFiles.Key, "tls-key", "", "client key `file` for --server")
 		cflags := fs.String("cflags", "", "extra compiler `flags` for the original and every candidate, after "+strings.Join(check.DefaultCFlags, " "))
 		random := fs.Bool("random", false, "evaluate uniformly drawn candidates without pruning (a sample of the space: checks the bound's soundness and the candidates' correctness)")
-		params := paramFlag{}
+		params := cli.ParamFlag{}
 		fs.Var(params, "param", "value of an int kernel parameter, `name=V` (repeatable)")
 		summary := fs.String("summary", "", "summarize the records in `FILE.jsonl` (evaluations, wrong results, the bound against the measured times, speedups) and exit")
 		plotIn := fs.String("plot", "", "draw the convergence of the searches in `FILE.jsonl` (best time and the share cut by the bound against evaluations) as SVG to -o, and exit")
@@ -98,34 +100,34 @@ again), and nestor opt --records FILE applies the best recorded decisions.
 			}
 			if *plotIn != "" {
 				if len(args) != 0 {
-					return usageError{"--plot FILE.jsonl takes no C file"}
+					return cli.UsageError{Msg: "--plot FILE.jsonl takes no C file"}
 				}
 				if *outPath == "" {
-					return usageError{"--plot needs -o OUT.svg"}
+					return cli.UsageError{Msg: "--plot needs -o OUT.svg"}
 				}
 				return plotRecords(*plotIn, *outPath)
 			}
 			if *resume && (*records == "" || !*distLocal && *server == "") {
-				return usageError{"--resume continues a work queue: it needs --records and --dist or --server"}
+				return cli.UsageError{Msg: "--resume continues a work queue: it needs --records and --dist or --server"}
 			}
 			if *budget < 1 {
-				return usageError{fmt.Sprintf("--budget %d: want at least 1 evaluation", *budget)}
+				return cli.UsageError{Msg: fmt.Sprintf("--budget %d: want at least 1 evaluation", *budget)}
 			}
 			if *threads < 1 || *runs < 1 {
-				return usageError{"--threads and --runs want positive numbers"}
+				return cli.UsageError{Msg: "--threads and --runs want positive numbers"}
 			}
 			if len(args) == 1 && args[0] == "-" {
-				return usageError{"tune compiles the original file: give its path, not - (standard input)"}
+				return cli.UsageError{Msg: "tune compiles the original file: give its path, not - (standard input)"}
 			}
-			f, err := src.parse(args)
+			f, err := src.Parse(args)
 			if err != nil {
 				return err
 			}
-			scop, err := pickKernel(f, *kernel)
+			scop, err := cli.PickKernel(f, *kernel)
 			if err != nil {
 				return err
 			}
-			opts, err := src.options(io.Discard)
+			opts, err := src.Options(io.Discard)
 			if err != nil {
 				return err
 			}
@@ -151,7 +153,7 @@ again), and nestor opt --records FILE applies the best recorded decisions.
 			if dst == "" {
 				dst = strings.TrimSuffix(args[0], ".c") + ".tuned.c"
 			}
-			if dst, err = outputPath(args[0], dst); err != nil {
+			if dst, err = cli.OutputPath(args[0], dst); err != nil {
 				return err
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -161,13 +163,13 @@ again), and nestor opt --records FILE applies the best recorded decisions.
 				records: *records, out: dst, order: *order, quiet: *quiet, params: params, random: *random,
 				jobs: *jobs, dist: *distLocal, server: *server, slots: *slots, creds: *creds, prefix: *prefix,
 				resume: *resume, tls: tlsFiles,
-				check: check.Options{CC: os.Getenv("CC"), CFlags: strings.Fields(*cflags), IncludePaths: src.include, Defines: src.define},
+				check: check.Options{CC: os.Getenv("CC"), CFlags: strings.Fields(*cflags), IncludePaths: src.Includes(), Defines: src.Defines()},
 			})
 		}
 	},
 }
 
-func init() { commands = append(commands, tuneCommand) }
+func init() { cli.Register(tuneCommand) }
 
 type tuneConfig struct {
 	budget, threads, runs int
@@ -179,7 +181,7 @@ type tuneConfig struct {
 	dist, resume          bool
 	server, creds, prefix string
 	tls                   dist.TLSFiles
-	params                paramFlag
+	params                cli.ParamFlag
 	check                 check.Options
 }
 
@@ -220,9 +222,9 @@ func runTune(ctx context.Context, out io.Writer, f *frontend.File, scop *fronten
 		defer fh.Close()
 		rec = fh
 	}
-	var remote tune.Evaluate
+	var eval tune.Evaluate
 	if cfg.dist || cfg.server != "" {
-		kernel, err := tune.ShipKernel(f, scop.Func.Name, tune.EvalOptions{Check: copt, Threads: cfg.threads, Runs: cfg.runs})
+		kernel, err := remote.ShipKernel(f, scop.Func.Name, tune.EvalOptions{Check: copt, Threads: cfg.threads, Runs: cfg.runs})
 		if err != nil {
 			return err
 		}
@@ -259,7 +261,7 @@ func runTune(ctx context.Context, out io.Writer, f *frontend.File, scop *fronten
 		if cfg.server == "" {
 			fmt.Fprintf(progress, "tune: work queue at %s (prefix %s): other machines may join with nestor worker --server %s --prefix %s\n", c.URL(), c.Prefix(), c.URL(), c.Prefix())
 		}
-		remote = &tune.Remote{C: c, Kernel: kernel, Run: fmt.Sprintf("%s-s%d", kernel.Key, cfg.seed)}
+		eval = &remote.Remote{C: c, Kernel: kernel, Run: fmt.Sprintf("%s-s%d", kernel.Key, cfg.seed)}
 	}
 	var order []string
 	if cfg.order != "" {
@@ -276,7 +278,7 @@ func runTune(ctx context.Context, out io.Writer, f *frontend.File, scop *fronten
 		show := newTuneProgress(progress, cfg.budget, cfg.quiet)
 		s, err := tune.NewSearcher(r, e, m, tune.Options{Budget: cfg.budget, Time: cfg.limit, Seed: cfg.seed, Order: order,
 			Prior: prior, Records: rec, File: f.Path, Machine: m.Fingerprint, Threads: cfg.threads, Progress: show.update, Random: cfg.random,
-			Eval: remote, Jobs: cfg.jobs})
+			Eval: eval, Jobs: cfg.jobs})
 		if err != nil {
 			return err
 		}
@@ -302,7 +304,7 @@ func runTune(ctx context.Context, out io.Writer, f *frontend.File, scop *fronten
 		opts.Decide = append(opts.Decide, make([]pipeline.Decisions, max(0, k+1-len(opts.Decide)))...)
 		opts.Decide[k] = dec
 		fmt.Fprintf(out, "region %d (%s): best %s, default policy %s (%.2fx) after %d evaluations; bound cut %d of %d subtrees; %d wrong candidates; bound above the measured time: %d\n",
-			k, f.Scops[k].Pos, fmtSec(res.Best.Time), fmtSec(res.Default.Time), res.Default.Time/res.Best.Time, len(res.Records), res.Pruned, res.Expanded, wrong, res.Violations)
+			k, f.Scops[k].Pos, cli.FormatSeconds(res.Best.Time), cli.FormatSeconds(res.Default.Time), res.Default.Time/res.Best.Time, len(res.Records), res.Pruned, res.Expanded, wrong, res.Violations)
 		if !res.Best.Default {
 			fmt.Fprintf(out, "  decisions: %s\n", tune.Describe(res.Best.Decisions))
 		}
@@ -333,19 +335,7 @@ func fmtDur(d time.Duration) string {
 	if d <= 0 {
 		return "-"
 	}
-	return fmtSec(d.Seconds())
-}
-
-func fmtSec(s float64) string {
-	switch {
-	case s <= 0:
-		return "-"
-	case s < 1e-3:
-		return fmt.Sprintf("%.1f µs", s*1e6)
-	case s < 1:
-		return fmt.Sprintf("%.2f ms", s*1e3)
-	}
-	return fmt.Sprintf("%.3f s", s)
+	return cli.FormatSeconds(d.Seconds())
 }
 
 // tuneProgress shows a search's progress on standard error: a progress
@@ -389,52 +379,6 @@ func (tp *tuneProgress) finish() {
 		tp.bar.Finish()
 		fmt.Fprintln(tp.w)
 	}
-}
-
-// recordedDecisions returns, per region of f, the decisions of the
-// fastest correct record of path for it: records of this file (by base
-// name), measured on this machine when any were, else on any machine
-// (with a note on w).
-func recordedDecisions(f *frontend.File, opts pipeline.Options, path string, w io.Writer) ([]pipeline.Decisions, error) {
-	all, err := tune.ReadRecords(path)
-	if err != nil {
-		return nil, err
-	}
-	if all == nil {
-		return nil, fmt.Errorf("%s: no such records file", path)
-	}
-	var recs []tune.Record
-	for _, r := range all {
-		if filepath.Base(r.File) == filepath.Base(f.Path) {
-			recs = append(recs, r)
-		}
-	}
-	if len(recs) == 0 {
-		return nil, fmt.Errorf("%s: no record of %s", path, filepath.Base(f.Path))
-	}
-	host, _ := model.Load()
-	fp := tune.MachineOf(host, 1).Fingerprint
-	dec := make([]pipeline.Decisions, len(f.Scops))
-	for k := range f.Scops {
-		best := tune.Best(recs, k, fp)
-		if best == nil {
-			if best = tune.Best(recs, k, ""); best != nil {
-				fmt.Fprintf(w, "%s: the records of region %d were measured on another machine (%s)\n", f.Scops[k].Pos, k, best.Machine)
-			}
-		}
-		if best == nil {
-			continue
-		}
-		r, err := tune.NewRegion(f, k, opts)
-		if err != nil {
-			return nil, err
-		}
-		if dec[k], err = r.Apply(best); err != nil {
-			return nil, fmt.Errorf("%s: %v (were the records made with other flags or another version of the file?)", f.Scops[k].Pos, err)
-		}
-		fmt.Fprintf(w, "%s: decisions of record %d (%s): %s\n", f.Scops[k].Pos, best.Eval, fmtSec(best.Time), tune.Describe(best.Decisions))
-	}
-	return dec, nil
 }
 
 // queueDir is where the embedded server of a run whose records are at

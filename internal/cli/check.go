@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -15,9 +15,9 @@ import (
 	"nestor/pipeline"
 )
 
-var checkCommand = &command{
-	name: "check", args: "FILE.c [-I dir] [-D NAME[=VALUE]] [--param name=V] [--runs N]",
-	summary: `optimize, then prove the result equal to the original by execution
+var checkCommand = &Command{
+	Name: "check", Args: "FILE.c [-I dir] [-D NAME[=VALUE]] [--param name=V] [--runs N]",
+	Summary: `optimize, then prove the result equal to the original by execution
 
 Both versions are compiled with $CC (default cc) -O3 -march=native, run on
 the same seeded pseudo-random inputs (then PolyBench's init_array, when the
@@ -33,11 +33,11 @@ Pluto and PPCG assume); the harness passes each its own array.
 
 An int parameter x of the kernel takes its value from --param x=V, else from
 the macro X (PolyBench's convention: the kernel is called with n = N).`,
-	setup: func(fs *flag.FlagSet) runFunc {
-		var src sourceFlags
-		src.register(fs)
-		src.registerOpt(fs)
-		params := paramFlag{}
+	Setup: func(fs *flag.FlagSet) RunFunc {
+		var src SourceFlags
+		src.Register(fs)
+		src.RegisterOpt(fs)
+		params := ParamFlag{}
 		fs.Var(params, "param", "value of an int kernel parameter, `name=V` (repeatable)")
 		kernel := fs.String("kernel", "", "check the regions of function `name` (default: the only function with regions)")
 		runs := fs.Int("runs", 5, "timed runs of each version; the median is reported")
@@ -49,21 +49,21 @@ the macro X (PolyBench's convention: the kernel is called with n = N).`,
 		cflags := fs.String("cflags", "", "extra compiler `flags` for both versions, after "+strings.Join(check.DefaultCFlags, " "))
 		return func(out io.Writer, args []string) error {
 			if len(args) == 1 && args[0] == "-" {
-				return usageError{"check compiles the original file: give its path, not - (standard input)"}
+				return UsageError{"check compiles the original file: give its path, not - (standard input)"}
 			}
 			counts, err := threadCounts(*threads)
 			if err != nil {
 				return err
 			}
-			f, err := src.parse(args)
+			f, err := src.Parse(args)
 			if err != nil {
 				return err
 			}
-			scop, err := pickKernel(f, *kernel)
+			scop, err := PickKernel(f, *kernel)
 			if err != nil {
 				return err
 			}
-			opts, err := src.options(out)
+			opts, err := src.Options(out)
 			if err != nil {
 				return err
 			}
@@ -108,15 +108,15 @@ func threadCounts(s string) ([]int, error) {
 	for _, f := range strings.Split(s, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(f))
 		if err != nil || n < 1 {
-			return nil, usageError{fmt.Sprintf("--threads %q: want positive integers separated by commas, e.g. 1,4", s)}
+			return nil, UsageError{fmt.Sprintf("--threads %q: want positive integers separated by commas, e.g. 1,4", s)}
 		}
 		out = append(out, n)
 	}
 	return out, nil
 }
 
-// pickKernel returns the first region of the function to check.
-func pickKernel(f *frontend.File, name string) (*frontend.Scop, error) {
+// PickKernel returns the first region of the function to check.
+func PickKernel(f *frontend.File, name string) (*frontend.Scop, error) {
 	var found *frontend.Scop
 	for _, s := range f.Scops {
 		switch {
@@ -124,7 +124,7 @@ func pickKernel(f *frontend.File, name string) (*frontend.Scop, error) {
 		case found == nil:
 			found = s
 		case found.Func.Name != s.Func.Name:
-			return nil, usageError{fmt.Sprintf("regions in %s and %s: choose one with --kernel", found.Func.Name, s.Func.Name)}
+			return nil, UsageError{fmt.Sprintf("regions in %s and %s: choose one with --kernel", found.Func.Name, s.Func.Name)}
 		}
 	}
 	if found == nil {

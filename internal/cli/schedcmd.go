@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"flag"
@@ -10,9 +10,9 @@ import (
 	"nestor/sched"
 )
 
-var schedCommand = &command{
-	name: "sched", args: "FILE.c [-I dir] [-D NAME[=VALUE]] [--fuse smart|max|no] [--tree]",
-	summary: `print the affine schedule nestor computes for each #pragma scop region
+var schedCommand = &Command{
+	Name: "sched", Args: "FILE.c [-I dir] [-D NAME[=VALUE]] [--fuse smart|max|no] [--tree]",
+	Summary: `print the affine schedule nestor computes for each #pragma scop region
 
 One line per statement, isl style: the statement's counters mapped to the
 time dimensions (constant dimensions order statements: fusion and
@@ -29,17 +29,17 @@ dependence of (coincident_for); then the layout opt gives its loops: the
 point-loop order, tile loops and sizes, wavefront, a loop sunk
 innermost, and the code generation marks (layout_marks: parallel,
 nosimd, rfactor, pack, jam=ROWSxCOLS, unroll=N).`,
-	setup: func(fs *flag.FlagSet) runFunc {
-		var src sourceFlags
-		src.register(fs)
-		src.registerOpt(fs)
+	Setup: func(fs *flag.FlagSet) RunFunc {
+		var src SourceFlags
+		src.Register(fs)
+		src.RegisterOpt(fs)
 		tree := fs.Bool("tree", false, "print the schedule as a schedule tree (isl's YAML-like form) instead of per-statement rows and loops")
 		return func(out io.Writer, args []string) error {
-			f, err := src.parse(args)
+			f, err := src.Parse(args)
 			if err != nil {
 				return err
 			}
-			opts, err := src.options(nil)
+			opts, err := src.Options(nil)
 			if err != nil {
 				return err
 			}

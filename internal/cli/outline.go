@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -15,9 +15,9 @@ import (
 
 func init() { commands = append(commands, outlineCommand) }
 
-var outlineCommand = &command{
-	name: "outline", args: "FILE.ir [-o OUT.ir] [--objective nodes|area] [--exact] [--fn NAME] [--min-size K] [--budget N] [--progress] [--verify N] [--inline]",
-	summary: `outline repeated subgraphs of an XLS IR package into functions
+var outlineCommand = &Command{
+	Name: "outline", Args: "FILE.ir [-o OUT.ir] [--objective nodes|area] [--exact] [--fn NAME] [--min-size K] [--budget N] [--progress] [--verify N] [--inline]",
+	Summary: `outline repeated subgraphs of an XLS IR package into functions
 
 Reads an XLS IR package, finds in each function (or the one --fn names)
 the subgraphs that repeat, by collision-avoiding anti-unification of every
@@ -56,7 +56,7 @@ The package is written to OUT.ir and the report (functions created:
 instances n, pattern size k, what each saves, time) to standard output;
 without -o, the package goes to standard output and the report to
 standard error.`,
-	setup: func(fs *flag.FlagSet) runFunc {
+	Setup: func(fs *flag.FlagSet) RunFunc {
 		outFile := fs.String("o", "", "write the package to `OUT.ir`")
 		objective := fs.String("objective", "nodes", "what outlining saves: nodes or area")
 		exact := fs.Bool("exact", false, "choose each instance set by exact maximum-clique search")
@@ -68,7 +68,7 @@ standard error.`,
 		progress := fs.Bool("progress", false, "report each iteration on standard error")
 		return func(out io.Writer, args []string) error {
 			if len(args) != 1 {
-				return usageError{"want one FILE.ir argument"}
+				return UsageError{"want one FILE.ir argument"}
 			}
 			var obj outline.Objective
 			switch *objective {
@@ -77,7 +77,7 @@ standard error.`,
 			case "area":
 				obj = outline.Area
 			default:
-				return usageError{fmt.Sprintf("--objective %q: want nodes or area", *objective)}
+				return UsageError{fmt.Sprintf("--objective %q: want nodes or area", *objective)}
 			}
 			src, err := os.ReadFile(args[0])
 			if err != nil {

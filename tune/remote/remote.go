@@ -1,4 +1,4 @@
-package tune
+package remote
 
 import (
 	"context"
@@ -18,6 +18,7 @@ import (
 	"nestor/dist"
 	"nestor/frontend"
 	"nestor/model"
+	"nestor/tune"
 )
 
 // EvalKind is the kind of the dist tasks that evaluate a candidate on a
@@ -74,7 +75,7 @@ var workerMachine = sync.OnceValue(func() model.Machine {
 // ShipKernel collects what workers need to evaluate candidates of the
 // kernel function fn of f: the C file and headers (*.h) of its folder,
 // and those of each include folder (as inc0/, inc1/, ...).
-func ShipKernel(f *frontend.File, fn string, opt EvalOptions) (*Kernel, error) {
+func ShipKernel(f *frontend.File, fn string, opt tune.EvalOptions) (*Kernel, error) {
 	k := &Kernel{Files: map[string]string{}, Defines: opt.Check.Defines, Params: opt.Check.Params, Func: fn,
 		CC: opt.Check.CC, CFlags: opt.Check.CFlags, Threads: max(opt.Threads, 1), Runs: opt.Runs}
 	total := 0
@@ -134,7 +135,7 @@ var workerEvals struct {
 
 type workerEval struct {
 	once sync.Once
-	e    *Evaluator
+	e    *tune.Evaluator
 	err  error
 }
 
@@ -174,7 +175,7 @@ func evalTask(ctx context.Context, t dist.Task) (json.RawMessage, error) {
 }
 
 // evaluator writes the kernel's files and builds its Evaluator.
-func (k *Kernel) evaluator(ctx context.Context) (*Evaluator, error) {
+func (k *Kernel) evaluator(ctx context.Context) (*tune.Evaluator, error) {
 	root, err := os.MkdirTemp("", "nestor-worker-")
 	if err != nil {
 		return nil, err
@@ -209,7 +210,7 @@ func (k *Kernel) evaluator(ctx context.Context) (*Evaluator, error) {
 	if scop == nil {
 		return nil, fmt.Errorf("tune: no region in function %s", k.Func)
 	}
-	return NewEvaluator(ctx, f, scop, EvalOptions{
+	return tune.NewEvaluator(ctx, f, scop, tune.EvalOptions{
 		Check:   check.Options{CC: k.CC, CFlags: k.CFlags, IncludePaths: incs, Defines: k.Defines, Params: k.Params, Threads: []int{k.Threads}},
 		Threads: k.Threads, Runs: k.Runs, Dir: filepath.Join(root, "build"),
 	})
@@ -234,7 +235,7 @@ type Remote struct {
 }
 
 // Eval submits the candidate and waits for its result.
-func (r *Remote) Eval(ctx context.Context, name, base string, src []byte) Measure {
+func (r *Remote) Eval(ctx context.Context, name, base string, src []byte) tune.Measure {
 	r.start.Do(func() {
 		r.waiting = map[string]chan dist.Result{}
 		r.early = map[string]dist.Result{}
@@ -242,11 +243,11 @@ func (r *Remote) Eval(ctx context.Context, name, base string, src []byte) Measur
 	})
 	payload, err := json.Marshal(evalPayload{Kernel: r.Kernel, Name: name, Code: string(src)})
 	if err != nil {
-		return Measure{Err: err.Error()}
+		return tune.Measure{Err: err.Error()}
 	}
 	// The task is named by its code, not by the evaluation's number: a
 	// resumed run that draws the same candidate meets its task again.
-	id := r.Run + "-" + hashCode(src)
+	id := r.Run + "-" + tune.HashCode(src)
 	ch := make(chan dist.Result, 1)
 	r.mu.Lock()
 	if res, ok := r.early[id]; ok {
@@ -260,20 +261,20 @@ func (r *Remote) Eval(ctx context.Context, name, base string, src []byte) Measur
 		kind = EvalKind
 	}
 	if _, err := r.C.Submit(ctx, []dist.Task{{ID: id, Kind: kind, Payload: payload}}); err != nil {
-		return Measure{Err: err.Error()}
+		return tune.Measure{Err: err.Error()}
 	}
 	select {
 	case <-ctx.Done():
-		return Measure{Err: ctx.Err().Error()}
+		return tune.Measure{Err: ctx.Err().Error()}
 	case res := <-ch:
 		if res.Err != "" {
-			return Measure{Err: res.Err}
+			return tune.Measure{Err: res.Err}
 		}
 		var er evalResult
 		if err := json.Unmarshal(res.Payload, &er); err != nil {
-			return Measure{Err: err.Error()}
+			return tune.Measure{Err: err.Error()}
 		}
-		m := Measure{Time: time.Duration(er.Time * 1e9), Err: er.Err, Wrong: er.Wrong, Machine: res.Machine, Desc: er.Machine}
+		m := tune.Measure{Time: time.Duration(er.Time * 1e9), Err: er.Err, Wrong: er.Wrong, Machine: res.Machine, Desc: er.Machine}
 		for _, x := range er.Times {
 			m.Times = append(m.Times, time.Duration(x*1e9))
 		}

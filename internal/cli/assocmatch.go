@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"flag"
@@ -11,9 +11,9 @@ import (
 
 func init() { commands = append(commands, assocMatchCommand) }
 
-var assocMatchCommand = &command{
-	name: "assoc match", args: "'UPDATE' [--type T[,T…]] [--wrap] [--assoc-math] [--invariant NAME,…]",
-	summary: `recognize the associative operator of a reduction
+var assocMatchCommand = &Command{
+	Name: "assoc match", Args: "'UPDATE' [--type T[,T…]] [--wrap] [--assoc-math] [--invariant NAME,…]",
+	Summary: `recognize the associative operator of a reduction
 
 UPDATE is the reduction's update in Halide's form, f() = {min(f()[0], in(r)),
 select(in(r) < f()[0], r, f()[1])}, where f()[i] (f() for one element) is
@@ -33,7 +33,7 @@ Prints the operator, the value each iteration folds in (y), the identity
 commutativity (without it the partial results combine in chunk order)
 and the table entries that matched; exit status 1 with the reason when
 the update is not recognized.`,
-	setup: func(fs *flag.FlagSet) runFunc {
+	Setup: func(fs *flag.FlagSet) RunFunc {
 		types := fs.String("type", "int32", "element type, or one per element separated by commas")
 		wrap := fs.Bool("wrap", false, "signed int32/int64 arithmetic wraps (-fwrapv)")
 		real := fs.Bool("assoc-math", false, "floats may be reassociated (-fassociative-math), as opt's --assoc-math")
@@ -41,13 +41,13 @@ the update is not recognized.`,
 		invariant := fs.String("invariant", "", "loop-invariant names, separated by commas")
 		return func(out io.Writer, args []string) error {
 			if len(args) != 1 {
-				return usageError{"want one UPDATE argument (quote it)"}
+				return UsageError{"want one UPDATE argument (quote it)"}
 			}
 			var ts []assoc.Type
 			for _, s := range strings.Split(*types, ",") {
 				t, err := assoc.ParseType(strings.TrimSpace(s))
 				if err != nil {
-					return usageError{err.Error()}
+					return UsageError{err.Error()}
 				}
 				ts = append(ts, t)
 			}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -15,9 +15,9 @@ import (
 	"nestor/model"
 )
 
-var machineCommand = &command{
-	name: "machine", args: "[--refresh] [--json] [-o FILE] [--reps N] [--sample D]",
-	summary: `measure the machine once and print what the model knows of it
+var machineCommand = &Command{
+	Name: "machine", Args: "[--refresh] [--json] [-o FILE] [--reps N] [--sample D]",
+	Summary: `measure the machine once and print what the model knows of it
 
 Micro-benchmarks (small C programs built with $CC or cc at -O3
 -march=native -fopenmp) measure one core's peak FMA throughput and FMA
@@ -30,7 +30,7 @@ hardware (nestor/machine-FINGERPRINT.json; $NESTOR_MACHINE names another
 file), and later runs print the kept result unless --refresh is given.
 Where nothing was measured, the model uses nominal values (marked
 "nominal").`,
-	setup: func(fs *flag.FlagSet) runFunc {
+	Setup: func(fs *flag.FlagSet) RunFunc {
 		refresh := fs.Bool("refresh", false, "measure again even when a result is kept")
 		asJSON := fs.Bool("json", false, "print JSON instead of a table")
 		outFile := fs.String("o", "", "also write the JSON to `FILE`")
@@ -38,10 +38,10 @@ Where nothing was measured, the model uses nominal values (marked
 		sample := fs.Duration("sample", 0, "least `duration` of one sample (default 15ms)")
 		return func(out io.Writer, args []string) error {
 			if len(args) > 0 {
-				return usageError{fmt.Sprintf("unexpected argument %q", args[0])}
+				return UsageError{fmt.Sprintf("unexpected argument %q", args[0])}
 			}
 			if *reps < 0 || *sample < 0 {
-				return usageError{"--reps and --sample must not be negative"}
+				return UsageError{"--reps and --sample must not be negative"}
 			}
 			m, err := machine(*refresh, model.MeasureOptions{Reps: *reps, Sample: *sample, Progress: machineProgress})
 			if err != nil {

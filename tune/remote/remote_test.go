@@ -1,4 +1,4 @@
-package tune
+package remote
 
 import (
 	"bytes"
@@ -16,7 +16,10 @@ import (
 	"time"
 
 	"nestor/dist"
+	"nestor/frontend"
 	"nestor/model"
+	"nestor/pipeline"
+	"nestor/tune"
 )
 
 // fakeKind is the test's evaluation: a time that depends only on the
@@ -76,9 +79,9 @@ func fakeEval(ctx context.Context, t dist.Task) (json.RawMessage, error) {
 // localFake is the same evaluation in the test's own process.
 type localFake struct{}
 
-func (localFake) Eval(_ context.Context, _, _ string, src []byte) Measure {
+func (localFake) Eval(_ context.Context, _, _ string, src []byte) tune.Measure {
 	t := fakeTime(string(src))
-	return Measure{Time: t, Times: []time.Duration{t}}
+	return tune.Measure{Time: t, Times: []time.Duration{t}}
 }
 
 // TestDistributedSearch is issue 19's acceptance test on one machine: a
@@ -90,13 +93,13 @@ func TestDistributedSearch(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a NATS server and worker processes")
 	}
-	r := region(t, "gemm")
+	r := gemmRegion(t)
 	params := map[string]int64{"ni": 20, "nj": 25, "nk": 30}
-	e := &Evaluator{Params: params}
-	m := MachineOf(model.Nominal(), 1)
+	e := &tune.Evaluator{Params: params}
+	m := tune.MachineOf(model.Nominal(), 1)
 	const budget, jobs = 60, 3
-	search := func(eval Evaluate) *Result {
-		s, err := NewSearcher(r, e, m, Options{Budget: budget, Seed: 5, Eval: eval, Jobs: jobs})
+	search := func(eval tune.Evaluate) *tune.Result {
+		s, err := tune.NewSearcher(r, e, m, tune.Options{Budget: budget, Seed: 5, Eval: eval, Jobs: jobs})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -181,11 +184,11 @@ func TestDistributedSearch(t *testing.T) {
 // TestResumeFromRecords: a search started again with the records of an
 // interrupted one measures none of their candidates again.
 func TestResumeFromRecords(t *testing.T) {
-	r := region(t, "gemm")
-	e := &Evaluator{Params: map[string]int64{"ni": 20, "nj": 25, "nk": 30}}
-	m := MachineOf(model.Nominal(), 1)
+	r := gemmRegion(t)
+	e := &tune.Evaluator{Params: map[string]int64{"ni": 20, "nj": 25, "nk": 30}}
+	m := tune.MachineOf(model.Nominal(), 1)
 	var buf bytes.Buffer
-	s, err := NewSearcher(r, e, m, Options{Budget: 8, Seed: 9, Eval: localFake{}, Records: &buf})
+	s, err := tune.NewSearcher(r, e, m, tune.Options{Budget: 8, Seed: 9, Eval: localFake{}, Records: &buf})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,11 +196,15 @@ func TestResumeFromRecords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	prior, err := decodeRecords(&buf, "first run")
+	path := filepath.Join(t.TempDir(), "first.jsonl")
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	prior, err := tune.ReadRecords(path)
 	if err != nil || len(prior) != len(first.Records) {
 		t.Fatalf("records of the first run: %d read (%v), %d made", len(prior), err, len(first.Records))
 	}
-	s, err = NewSearcher(r, e, m, Options{Budget: 16, Seed: 10, Eval: localFake{}, Prior: prior})
+	s, err = tune.NewSearcher(r, e, m, tune.Options{Budget: 16, Seed: 10, Eval: localFake{}, Prior: prior})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,4 +229,18 @@ func TestResumeFromRecords(t *testing.T) {
 	if measured == 0 {
 		t.Error("the resumed search measured nothing new")
 	}
+}
+
+// gemmRegion is the space of the corpus's gemm at MINI size.
+func gemmRegion(t *testing.T) *tune.Region {
+	t.Helper()
+	f, err := frontend.ParseFile("../../testdata/kernels/gemm.c", frontend.Config{Defines: []string{"MINI_DATASET"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := tune.NewRegion(f, 0, pipeline.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }

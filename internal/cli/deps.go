@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"encoding/json"
@@ -14,9 +14,9 @@ import (
 	"nestor/pipeline"
 )
 
-var depsCommand = &command{
-	name: "deps", args: "FILE.c [-I dir] [-D NAME[=VALUE]] [--json] [--before PASS]",
-	summary: `print the dependences of each #pragma scop region
+var depsCommand = &Command{
+	Name: "deps", Args: "FILE.c [-I dir] [-D NAME[=VALUE]] [--json] [--before PASS]",
+	Summary: `print the dependences of each #pragma scop region
 
 For every pair of accesses to the same array (one of them a write) and
 every loop that can carry it, the exact dependence polyhedron: a table
@@ -28,26 +28,26 @@ an update x = x op y that a reduction may relax. --json prints the same
 for tools. With --before PASS, the dependences of the program that pass
 of nestor opt is given (--before schedule: what the scheduler sees, after
 rerolling and expansion), as a view of the same pipeline.`,
-	setup: func(fs *flag.FlagSet) runFunc {
-		var src sourceFlags
-		src.register(fs)
-		src.registerOpt(fs)
+	Setup: func(fs *flag.FlagSet) RunFunc {
+		var src SourceFlags
+		src.Register(fs)
+		src.RegisterOpt(fs)
 		asJSON := fs.Bool("json", false, "print JSON instead of text")
 		before := fs.String("before", "", "the dependences of the program that this pass of nestor opt gets (`PASS`: "+strings.Join(pipeline.ProgramPasses(), ", ")+"; with the flags of opt), instead of the program as written")
 		return func(out io.Writer, args []string) error {
-			f, err := src.parse(args)
+			f, err := src.Parse(args)
 			if err != nil {
 				return err
 			}
 			var regions []depsRegion
 			if *before != "" {
-				opts, err := src.options(io.Discard)
+				opts, err := src.Options(io.Discard)
 				if err != nil {
 					return err
 				}
 				progs, graphs, err := pipeline.Dependences(f, opts, *before)
 				if err != nil {
-					return usageError{fmt.Sprintf("--before %s: %v", *before, err)}
+					return UsageError{fmt.Sprintf("--before %s: %v", *before, err)}
 				}
 				for k, s := range f.Scops {
 					regions = append(regions, describeDeps(s, progs[k], graphs[k]))

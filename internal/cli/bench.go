@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -18,9 +18,9 @@ import (
 	"nestor/pipeline"
 )
 
-var benchCommand = &command{
-	name: "bench", args: "[flags] [KERNEL...]",
-	summary: `time the corpus kernels as gcc, nestor and its peers build them
+var benchCommand = &Command{
+	Name: "bench", Args: "[flags] [KERNEL...]",
+	Summary: `time the corpus kernels as gcc, nestor and its peers build them
 
 Each kernel (a name in --corpus, or a path to a C file; default: every
 kernel of the corpus) is built from nestor check's harness as the original
@@ -31,7 +31,7 @@ run in turns, --runs rounds; the report gives the baseline's median time,
 every version's speedup over it at 1 thread and at each --threads count,
 the geometric means, and whether each version's outputs agree with the
 baseline's. One line per kernel goes to standard error as it finishes.`,
-	setup: func(fs *flag.FlagSet) runFunc {
+	Setup: func(fs *flag.FlagSet) RunFunc {
 		var define, include listFlag
 		fs.Var(&define, "D", "define macro `NAME[=VALUE]` for every kernel (repeatable)")
 		fs.Var(&include, "I", "add `dir` to the include search path (repeatable)")
@@ -56,10 +56,10 @@ baseline's. One line per kernel goes to standard error as it finishes.`,
 				CC: *cc, Clang: *clang, Seed: *seed, KeepDir: *keep, Progress: os.Stderr,
 			}
 			if !slices.Contains(bench.Sizes, cfg.Size) {
-				return usageError{fmt.Sprintf("--size %q: want one of %s", *size, strings.Join(bench.Sizes, ", "))}
+				return UsageError{fmt.Sprintf("--size %q: want one of %s", *size, strings.Join(bench.Sizes, ", "))}
 			}
 			if *runs < 1 {
-				return usageError{fmt.Sprintf("--runs %d: want at least 1", *runs)}
+				return UsageError{fmt.Sprintf("--runs %d: want at least 1", *runs)}
 			}
 			var err error
 			if cfg.Threads, err = parseThreads(*threads); err != nil {
@@ -117,7 +117,7 @@ func benchKernels(corpus string, args []string) ([]string, error) {
 	if len(args) == 0 {
 		files, err := filepath.Glob(filepath.Join(corpus, "*.c"))
 		if err != nil || len(files) == 0 {
-			return nil, usageError{fmt.Sprintf("no kernels in %s: run in the repository root, pass --corpus or name the files", corpus)}
+			return nil, UsageError{fmt.Sprintf("no kernels in %s: run in the repository root, pass --corpus or name the files", corpus)}
 		}
 		return files, nil
 	}
@@ -128,7 +128,7 @@ func benchKernels(corpus string, args []string) ([]string, error) {
 			path = filepath.Join(corpus, a+".c")
 		}
 		if _, err := os.Stat(path); err != nil {
-			return nil, usageError{fmt.Sprintf("kernel %s: no file %s", a, path)}
+			return nil, UsageError{fmt.Sprintf("kernel %s: no file %s", a, path)}
 		}
 		files = append(files, path)
 	}
@@ -144,10 +144,10 @@ func parseThreads(s string) ([]int, error) {
 	for _, f := range strings.Split(s, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(f))
 		if err != nil || n < 1 {
-			return nil, usageError{fmt.Sprintf("--threads %q: want positive counts separated by commas", s)}
+			return nil, UsageError{fmt.Sprintf("--threads %q: want positive counts separated by commas", s)}
 		}
 		if n > 4*runtime.NumCPU() {
-			return nil, usageError{fmt.Sprintf("--threads %d: this machine has %d CPUs", n, runtime.NumCPU())}
+			return nil, UsageError{fmt.Sprintf("--threads %d: this machine has %d CPUs", n, runtime.NumCPU())}
 		}
 		ts = append(ts, n)
 	}
@@ -162,7 +162,7 @@ func parsePeers(s string) ([]string, error) {
 		switch {
 		case p == "" || slices.Contains(peers, p):
 		case !slices.Contains(bench.AllPeers, p):
-			return nil, usageError{fmt.Sprintf("--peers: unknown version %q: want some of %s", p, strings.Join(bench.AllPeers, ","))}
+			return nil, UsageError{fmt.Sprintf("--peers: unknown version %q: want some of %s", p, strings.Join(bench.AllPeers, ","))}
 		default:
 			peers = append(peers, p)
 		}
@@ -174,16 +174,16 @@ func parsePeers(s string) ([]string, error) {
 func optOptions(flags string) (pipeline.Options, error) {
 	fs := flag.NewFlagSet("nestor opt", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	var src sourceFlags
-	src.register(fs)
-	src.registerOpt(fs)
+	var src SourceFlags
+	src.Register(fs)
+	src.RegisterOpt(fs)
 	if err := fs.Parse(strings.Fields(flags)); err != nil {
-		return pipeline.Options{}, usageError{fmt.Sprintf("--opt-flags %q: %v", flags, err)}
+		return pipeline.Options{}, UsageError{fmt.Sprintf("--opt-flags %q: %v", flags, err)}
 	}
 	if fs.NArg() > 0 {
-		return pipeline.Options{}, usageError{fmt.Sprintf("--opt-flags %q: only flags, not %q", flags, fs.Arg(0))}
+		return pipeline.Options{}, UsageError{fmt.Sprintf("--opt-flags %q: only flags, not %q", flags, fs.Arg(0))}
 	}
-	return src.options(nil)
+	return src.Options(nil)
 }
 
 // commandLine spells the flags that were set and the arguments, quoted

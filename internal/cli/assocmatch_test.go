@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"os/exec"
@@ -77,7 +77,7 @@ func TestAssocMatch(t *testing.T) {
 // hold (int32.more), and one refused (every table tried).
 func BenchmarkAssocMatchProcess(b *testing.B) {
 	bin := filepath.Join(b.TempDir(), "nestor")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/nestor").CombinedOutput(); err != nil {
 		b.Fatalf("go build: %v\n%s", err, out)
 	}
 	cases := []struct {

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -19,9 +19,9 @@ import (
 
 func init() { commands = append(commands, assocGenCommand) }
 
-var assocGenCommand = &command{
-	name: "assoc gen", args: "--type T --leaves L [--leaves2 L] [--tuple 1|2|1,2] [--ops OPS] [--ops2 OPS] [-o FILE] [--jobs N] [--resume] [--timeout D] [--rlimit N] [--classes [--max-classes N]] [--min-leaves L --merge FILE] [--from-journal FILE]",
-	summary: `generate the table of elementary associative operators of a type
+var assocGenCommand = &Command{
+	Name: "assoc gen", Args: "--type T --leaves L [--leaves2 L] [--tuple 1|2|1,2] [--ops OPS] [--ops2 OPS] [-o FILE] [--jobs N] [--resume] [--timeout D] [--rlimit N] [--classes [--max-classes N]] [--min-leaves L --merge FILE] [--from-journal FILE]",
+	Summary: `generate the table of elementary associative operators of a type
 
 Enumerates the canonical 1- and 2-tuple expression trees in x, y and a
 generic constant k with at most L leaves (the paper's "Generating
@@ -59,7 +59,7 @@ are kept (its hand primitives too with --hand=false). --from-journal
 FILE writes the table of what the journal of a run still going on or
 interrupted records as proved (each entry proved; the candidates not yet
 reached are missing), without generating.`,
-	setup: func(fs *flag.FlagSet) runFunc {
+	Setup: func(fs *flag.FlagSet) RunFunc {
 		typ := fs.String("type", "", "element `type`: bool, int8 … int64, uint8 … uint64, float32, float64")
 		leaves := fs.Int("leaves", 0, "at most `L` leaves per operator (whole tuple)")
 		leaves2 := fs.Int("leaves2", 0, "at most `L` leaves for 2-tuples (default: --leaves)")
@@ -84,38 +84,38 @@ reached are missing), without generating.`,
 		addHand := fs.Bool("add-hand", false, "prove the primitives of assoc/tables/hand.txt that the table -o FILE lacks and add them to it, keeping its entries")
 		return func(out io.Writer, args []string) error {
 			if len(args) > 0 {
-				return usageError{fmt.Sprintf("unexpected argument %q", args[0])}
+				return UsageError{fmt.Sprintf("unexpected argument %q", args[0])}
 			}
 			if *typ == "" {
-				return usageError{"--type is required"}
+				return UsageError{"--type is required"}
 			}
 			t, err := assoc.ParseType(*typ)
 			if err != nil {
-				return usageError{strings.TrimPrefix(err.Error(), "assoc: ")}
+				return UsageError{strings.TrimPrefix(err.Error(), "assoc: ")}
 			}
 			given := map[string]bool{}
 			fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
 			if *maxClasses < 0 || *maxClasses > 0 && !*classes {
-				return usageError{"--max-classes N needs --classes, and N not negative"}
+				return UsageError{"--max-classes N needs --classes, and N not negative"}
 			}
 			if *classes && !given["timeout"] && !given["rlimit"] {
 				*rlimit = gen.DefaultClassRlimit
 			}
 			if *addHand {
 				if *outFile == "" {
-					return usageError{"--add-hand needs -o FILE, the table to extend"}
+					return UsageError{"--add-hand needs -o FILE, the table to extend"}
 				}
 				return addHandPrimitives(out, t, *outFile, *timeout, *rlimit)
 			}
 			if *leaves < 2 {
-				return usageError{fmt.Sprintf("--leaves %d: an operator reads x and y, so it needs at least 2 leaves", *leaves)}
+				return UsageError{fmt.Sprintf("--leaves %d: an operator reads x and y, so it needs at least 2 leaves", *leaves)}
 			}
 			if *leaves2 == 0 {
 				*leaves2 = *leaves
 			}
 			sizes, err := parseTupleSizes(*tuple)
 			if err != nil {
-				return usageError{err.Error()}
+				return UsageError{err.Error()}
 			}
 			ops, err := parseOpsFlag(*opsFlag, t)
 			if err != nil {
@@ -128,10 +128,10 @@ reached are missing), without generating.`,
 				}
 			}
 			if *samples < 1 || *jobs < 0 || *timeout <= 0 {
-				return usageError{"--samples and --timeout must be positive, --jobs not negative"}
+				return UsageError{"--samples and --timeout must be positive, --jobs not negative"}
 			}
 			if *resume && *journal == "" && *outFile == "" {
-				return usageError{"--resume needs -o FILE or --journal FILE"}
+				return UsageError{"--resume needs -o FILE or --journal FILE"}
 			}
 			var progress io.Writer = os.Stderr
 			if *quiet {
@@ -407,7 +407,7 @@ func parseOpsFlag(s string, t assoc.Type) (gen.Ops, error) {
 	}
 	ops, err := gen.ParseOps(s, t)
 	if err != nil {
-		return nil, usageError{strings.TrimPrefix(err.Error(), "assoc: ")}
+		return nil, UsageError{strings.TrimPrefix(err.Error(), "assoc: ")}
 	}
 	return ops, nil
 }

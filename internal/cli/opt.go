@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"flag"
@@ -14,9 +14,9 @@ import (
 	"nestor/sched"
 )
 
-// sourceFlags are the flags of every command that reads C: what a compiler
+// SourceFlags are the flags of every command that reads C: what a compiler
 // takes, plus -check.
-type sourceFlags struct {
+type SourceFlags struct {
 	include, define listFlag
 	check           bool
 	schedule        bool
@@ -38,15 +38,20 @@ type sourceFlags struct {
 	schedBudget     float64
 }
 
-func (s *sourceFlags) register(fs *flag.FlagSet) {
+// Includes returns the include folders of -I; Defines the macros of -D.
+func (s *SourceFlags) Includes() []string { return s.include }
+func (s *SourceFlags) Defines() []string  { return s.define }
+
+// Register adds the flags of a compiler's front end: -I, -D, and --check.
+func (s *SourceFlags) Register(fs *flag.FlagSet) {
 	fs.Var(&s.include, "I", "add `dir` to the include search path (repeatable; -Idir works too)")
 	fs.Var(&s.define, "D", "define macro `NAME[=VALUE]` for the preprocessor (repeatable; -DNAME=V works too)")
 	fs.BoolVar(&s.check, "check", false, "verify the IR's invariants after every pass (for debugging nestor)")
 }
 
-// registerOpt adds the flags that choose transformations (polycc's
+// RegisterOpt adds the flags that choose transformations (polycc's
 // spelling where it has one).
-func (s *sourceFlags) registerOpt(fs *flag.FlagSet) {
+func (s *SourceFlags) RegisterOpt(fs *flag.FlagSet) {
 	fs.BoolVar(&s.reroll, "reroll", false, "reroll hand-unrolled statements into loops: runs of isomorphic statements whose subscripts and literals move in arithmetic progression (y[i] = ...; y[i+1] = ...; ...) become one loop, in the original order, before scheduling")
 	fs.BoolVar(&s.pack, "pack", true, "run each matrix product alone in its loops (W[i][j] += X(i,k) * Y(k,j), or a sum of such products, over a box or a triangle j <= i + b: gemm, 2mm, 3mm, syrk, syr2k) as BLIS runs dgemm when its work reaches 64^3 multiply-adds: its operands' blocks packed into contiguous panels, a 6-row register-blocked micro-kernel, one team of threads; every element sums in the original order")
 	fs.BoolVar(&s.forkOnce, "fork-once", false, "fork one team of threads around a sequential loop whose statements all run in parallel loops (a stencil's time steps), which then share each loop's iterations and meet at its barrier, instead of forking once per iteration")
@@ -69,15 +74,15 @@ func (s *sourceFlags) registerOpt(fs *flag.FlagSet) {
 	fs.StringVar(&s.registerTile, "register-tile", "", "unroll factors of the register tiles, `ROWSxCOLS` (default: from the machine's vector registers, 6x4 with AVX-512)")
 }
 
-// options returns the pipeline options the flags select; notes go to w.
-func (s *sourceFlags) options(w io.Writer) (pipeline.Options, error) {
+// Options returns the pipeline options the flags select; notes go to w.
+func (s *SourceFlags) Options(w io.Writer) (pipeline.Options, error) {
 	o := pipeline.Options{Check: s.check, Schedule: s.schedule, Notes: w,
 		Align: s.align, Tile: s.schedule && s.tile && !s.notile, Parallel: s.schedule && s.parallel && !s.nopar,
 		UnrollJam: s.schedule && s.unrollJam, KeepCached: s.keepCached,
 		Rfactor: !s.norfactor, AssocMath: s.assocMath, Wrap: s.wrap, Reroll: s.reroll, Share: s.share, ForkOnce: s.forkOnce, Pack: s.pack,
 		Expand: s.schedule && s.expand, Machine: model.Host()}
 	if s.schedBudget < 1 || s.schedBudget > 1e15 {
-		return o, usageError{fmt.Sprintf("--sched-budget %g: want a number of work units between 1 and 1e15", s.schedBudget)}
+		return o, UsageError{fmt.Sprintf("--sched-budget %g: want a number of work units between 1 and 1e15", s.schedBudget)}
 	}
 	o.SchedBudget = int64(s.schedBudget)
 	if s.registerTile != "" {
@@ -85,7 +90,7 @@ func (s *sourceFlags) options(w io.Writer) (pipeline.Options, error) {
 		rows, err1 := strconv.ParseInt(r, 10, 64)
 		cols, err2 := strconv.ParseInt(c, 10, 64)
 		if !ok || err1 != nil || err2 != nil || rows < 1 || cols < 1 || rows*cols > 64 {
-			return o, usageError{fmt.Sprintf("--register-tile %q: want ROWSxCOLS, two positive integers with at most 64 copies, e.g. 6x4", s.registerTile)}
+			return o, UsageError{fmt.Sprintf("--register-tile %q: want ROWSxCOLS, two positive integers with at most 64 copies, e.g. 6x4", s.registerTile)}
 		}
 		o.RegisterTile = [2]int64{rows, cols}
 	}
@@ -97,13 +102,13 @@ func (s *sourceFlags) options(w io.Writer) (pipeline.Options, error) {
 	case "no":
 		o.Fusion = sched.NoFuse
 	default:
-		return o, usageError{fmt.Sprintf("--fuse %q: want smart, max or no", s.fuse)}
+		return o, UsageError{fmt.Sprintf("--fuse %q: want smart, max or no", s.fuse)}
 	}
 	if s.tileSizes != "" {
 		for _, f := range strings.Split(s.tileSizes, ",") {
 			n, err := strconv.Atoi(strings.TrimSpace(f))
 			if err != nil || n < 0 {
-				return o, usageError{fmt.Sprintf("--tile-sizes %q: want non-negative integers separated by commas", s.tileSizes)}
+				return o, UsageError{fmt.Sprintf("--tile-sizes %q: want non-negative integers separated by commas", s.tileSizes)}
 			}
 			o.TileSizes = append(o.TileSizes, n)
 		}
@@ -111,7 +116,8 @@ func (s *sourceFlags) options(w io.Writer) (pipeline.Options, error) {
 	return o, nil
 }
 
-func (s *sourceFlags) config() frontend.Config {
+// Config is the front end configuration of -I and -D.
+func (s *SourceFlags) Config() frontend.Config {
 	return frontend.Config{IncludePaths: s.include, Defines: s.define}
 }
 
@@ -121,11 +127,11 @@ var stdin io.Reader = os.Stdin
 // stdinName is the file name of standard input in messages, as cc says it.
 const stdinName = "<stdin>"
 
-// parse reads and parses the one C file named by args; "-" is standard
+// Parse reads and parses the one C file named by args; "-" is standard
 // input (quoted includes are then found from the current folder).
-func (s *sourceFlags) parse(args []string) (*frontend.File, error) {
+func (s *SourceFlags) Parse(args []string) (*frontend.File, error) {
 	if len(args) != 1 {
-		return nil, usageError{fmt.Sprintf("want one C file, got %d arguments", len(args))}
+		return nil, UsageError{fmt.Sprintf("want one C file, got %d arguments", len(args))}
 	}
 	var f *frontend.File
 	var err error
@@ -134,9 +140,9 @@ func (s *sourceFlags) parse(args []string) (*frontend.File, error) {
 		if src, err = io.ReadAll(stdin); err != nil {
 			return nil, fmt.Errorf("reading standard input: %v", err)
 		}
-		f, err = frontend.Parse(stdinName, src, s.config())
+		f, err = frontend.Parse(stdinName, src, s.Config())
 	} else {
-		f, err = frontend.ParseFile(args[0], s.config())
+		f, err = frontend.ParseFile(args[0], s.Config())
 	}
 	if err != nil {
 		return nil, err
@@ -147,10 +153,10 @@ func (s *sourceFlags) parse(args []string) (*frontend.File, error) {
 	return f, nil
 }
 
-// outputPath is where opt writes the result of the input in: -o's path,
+// OutputPath is where opt writes the result of the input in: -o's path,
 // else FILE.nestor.c, or standard output ("-") for standard input. It
 // refuses to write over the input itself.
-func outputPath(in, o string) (string, error) {
+func OutputPath(in, o string) (string, error) {
 	switch {
 	case o == "" && in == "-":
 		return "-", nil
@@ -162,14 +168,14 @@ func outputPath(in, o string) (string, error) {
 	a, errA := os.Stat(in)
 	b, errB := os.Stat(o)
 	if errA == nil && errB == nil && os.SameFile(a, b) {
-		return "", usageError{fmt.Sprintf("-o %s is the input file: nestor opt writes a new file and keeps the original (use another name, or -o - and redirect)", o)}
+		return "", UsageError{fmt.Sprintf("-o %s is the input file: nestor opt writes a new file and keeps the original (use another name, or -o - and redirect)", o)}
 	}
 	return o, nil
 }
 
-var optCommand = &command{
-	name: "opt", args: "FILE.c|- [-o OUT.c|-] [-I dir] [-D NAME[=VALUE]]",
-	summary: `optimize the #pragma scop regions of a C file (like polycc)
+var optCommand = &Command{
+	Name: "opt", Args: "FILE.c|- [-o OUT.c|-] [-I dir] [-D NAME[=VALUE]]",
+	Summary: `optimize the #pragma scop regions of a C file (like polycc)
 
 Every region between "#pragma scop" and "#pragma endscop" is replaced by
 generated code; every other byte of the file is kept, so the output drops
@@ -180,23 +186,23 @@ standard output unless -o says otherwise).
 Pointer and array parameters are assumed not to alias one another (as
 Pluto and PPCG assume): a kernel called with the same array twice may
 compute something else after optimization.`,
-	setup: func(fs *flag.FlagSet) runFunc {
-		var src sourceFlags
-		src.register(fs)
-		src.registerOpt(fs)
+	Setup: func(fs *flag.FlagSet) RunFunc {
+		var src SourceFlags
+		src.Register(fs)
+		src.RegisterOpt(fs)
 		outPath := fs.String("o", "", "write the result to `file` (default FILE.nestor.c; - for standard output)")
 		records := fs.String("records", "", "apply the best decisions that nestor tune recorded in `FILE.jsonl` for this file's regions (measured on this machine when there are such records)")
 		return func(out io.Writer, args []string) error {
 			if len(args) == 1 {
-				if _, err := outputPath(args[0], *outPath); err != nil {
+				if _, err := OutputPath(args[0], *outPath); err != nil {
 					return err // before the work
 				}
 			}
-			f, err := src.parse(args)
+			f, err := src.Parse(args)
 			if err != nil {
 				return err
 			}
-			opts, err := src.options(os.Stderr)
+			opts, err := src.Options(os.Stderr)
 			if err != nil {
 				return err
 			}
@@ -209,7 +215,7 @@ compute something else after optimization.`,
 			if err != nil {
 				return err
 			}
-			path, err := outputPath(args[0], *outPath)
+			path, err := OutputPath(args[0], *outPath)
 			if err != nil {
 				return err
 			}
