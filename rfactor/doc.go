@@ -34,14 +34,19 @@
 // is the final expression of x_i over the x_j as they were before the
 // iteration. Every maximal subexpression that reads no x is one named
 // value (assoc.OpVar) — its C text is its name, and it is loop-invariant
-// when it reads neither the loop's counter nor anything moving with it.
+// when it reads neither the loop's counter nor anything moving with it —
+// except a conversion, which stays a conversion of the value named in its
+// own type. C's conversions of a partial result, implicit or written,
+// are assoc's casts (an unsigned char sum is promoted to int, added and
+// converted back: u8(min(i32(x) + i32(y), 255)) when it saturates), and
+// exp of a partial result is assoc's exp (log-sum-exp, over the reals).
 //
 // # Limits
 //
 // Statements in different inner loops, guards around part of the body,
-// conversions of a partial result (a float sum accumulated in double)
-// and reading other elements of a reduction array keep a loop
-// sequential; a loop nested in a parallel loop is left alone. Float reductions other
+// calls other than fmin, fmax and exp on a partial result, a type assoc
+// has no table of (long double) and reading other elements of a
+// reduction array keep a loop sequential; a loop nested in a parallel loop is left alone. Float reductions other
 // than those assoc proves exactly in IEEE arithmetic are factored only
 // with Options.Real (nestor's --assoc-math), and then only agree with the
 // sequential result within rounding.

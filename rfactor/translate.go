@@ -74,6 +74,21 @@ func (t *tupler) named(e ir.Expr) (*assoc.Expr, error) {
 	if c, ok := e.(*ir.Const); ok {
 		return constant(c, at), nil
 	}
+	if c, ok := e.(*ir.Cast); ok {
+		// A conversion of a value, the value named in its own type (an
+		// unsigned char input widened to int is i32(in) with in of type
+		// uint8, as a table's operator on unsigned chars reads it).
+		if _, known := assocTypes[c.X.Type()]; known {
+			x, err := t.named(c.X)
+			if err != nil {
+				return nil, err
+			}
+			if x.Type == at {
+				return x, nil
+			}
+			return assoc.Cast(x, at), nil
+		}
+	}
 	n := len(t.l.Vars)
 	moves := false
 	load := func(x *ir.Load) string {
@@ -176,21 +191,31 @@ func (t *tupler) value(e ir.Expr) (*assoc.Expr, error) {
 		}
 		return assoc.Apply(assoc.OpSelect, c, x, y), nil
 	case *ir.Call:
-		op, ok := map[string]assoc.Op{"fmin": assoc.OpMin, "fmax": assoc.OpMax, "fminf": assoc.OpMin, "fmaxf": assoc.OpMax}[e.Fn]
+		op, ok := map[string]assoc.Op{"fmin": assoc.OpMin, "fmax": assoc.OpMax, "fminf": assoc.OpMin, "fmaxf": assoc.OpMax,
+			"exp": assoc.OpExp, "expf": assoc.OpExp}[e.Fn]
 		if !ok {
 			return nil, fmt.Errorf("%s of a partial result", e.Fn)
 		}
-		x, err := t.value(e.Args[0])
-		if err != nil {
-			return nil, err
+		var args []*assoc.Expr
+		for _, a := range e.Args {
+			x, err := t.value(a)
+			if err != nil {
+				return nil, err
+			}
+			args = append(args, x)
 		}
-		y, err := t.value(e.Args[1])
-		if err != nil {
-			return nil, err
-		}
-		return assoc.Apply(op, x, y), nil
+		return assoc.Apply(op, args...), nil
 	case *ir.Cast:
-		return nil, fmt.Errorf("a conversion of a partial result to %s", e.T)
+		// C's conversions, the implicit ones included: an unsigned char
+		// accumulator's sum is computed in int and converted back.
+		x, err := t.value(e.X)
+		if err != nil {
+			return nil, err
+		}
+		if x.Type == at {
+			return x, nil
+		}
+		return assoc.Cast(x, at), nil
 	}
 	return nil, fmt.Errorf("expression %T on a partial result", e)
 }
@@ -312,6 +337,17 @@ func irExpr(e *assoc.Expr, n int, vars map[string]ir.Expr) (ir.Expr, error) {
 		return nil, fmt.Errorf("an unbound constant k")
 	case assoc.OpNeg:
 		return &ir.Unary{Op: ir.Neg, X: args[0], T: t}, nil
+	case assoc.OpCast:
+		if e.Type == assoc.Bool {
+			return &ir.Binary{Op: ir.Neq, X: args[0], Y: literal(0, e.Args[0].Type), T: ir.Int}, nil
+		}
+		return &ir.Cast{T: t, X: args[0]}, nil
+	case assoc.OpExp:
+		fn := "exp"
+		if e.Type == assoc.Float32 {
+			fn = "expf"
+		}
+		return &ir.Call{Fn: fn, Args: args, T: t}, nil
 	case assoc.OpNot:
 		return &ir.Unary{Op: ir.Not, X: args[0], T: ir.Int}, nil
 	case assoc.OpSelect:
