@@ -318,6 +318,12 @@ func Optimize(f *frontend.File, opt Options) ([]byte, error) {
 	var out bytes.Buffer
 	last := 0
 	for k, orig := range f.Scops {
+		if len(orig.Prog.Stmts) == 0 {
+			// Nothing to optimize, and nothing to say: nestor's own
+			// output has an empty region where it declares a thread
+			// count between pragma lines.
+			continue
+		}
 		s, err := runPasses(orig, k, f.Src, &opt, "")
 		if err != nil {
 			return nil, err

@@ -183,3 +183,44 @@ func TestStencilKeepsParallelOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestEmptyRegionSilent: a region with no statement (nestor's output
+// declares a thread count between a #pragma endscop and a #pragma scop of
+// its own) is left as it is, with no note, when the output is read back.
+func TestEmptyRegionSilent(t *testing.T) {
+	cfg := frontend.Config{IncludePaths: []string{"../testdata/kernels"}}
+	f, err := frontend.ParseFile("../testdata/kernels/jacobi-2d.c", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := Optimize(f, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := frontend.Parse("jacobi-2d.nestor.c", out, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	empty := 0
+	for _, s := range g.Scops {
+		if len(s.Prog.Stmts) == 0 {
+			empty++
+			var notes bytes.Buffer
+			o := DefaultOptions()
+			o.Notes = &notes
+			again, err := Optimize(g, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if at := s.Pos.String() + ":"; strings.Contains(notes.String(), at) {
+				t.Errorf("a note on the empty region at %s:\n%s", s.Pos, notes.String())
+			}
+			if !bytes.Contains(again, out[s.Start:s.End]) {
+				t.Errorf("the empty region %q is not kept", out[s.Start:s.End])
+			}
+		}
+	}
+	if empty != 1 {
+		t.Errorf("%d empty regions in the output, want 1 (the thread count's)", empty)
+	}
+}
