@@ -135,10 +135,38 @@ func (m Machine) bound(c Cost, threads int) float64 {
 // remain possible, one core otherwise.
 func (r *Region) Bound(d *Domains, m Machine, c Cost) float64 {
 	threads := 1
-	if r.parallel >= 0 && d.May(r.parallel, "yes") {
+	if r.mayFork(d) {
 		threads = m.Threads
 	}
 	return m.bound(c, threads)
+}
+
+// mayFork reports whether some candidate d can still become runs on
+// several threads: the region's parallel marks are on, and the original
+// order's parallel loops, a factored reduction, or a band of a schedule
+// still possible (its parallel loop or its wavefront) may still run in
+// parallel.
+func (r *Region) mayFork(d *Domains) bool {
+	if r.parallel < 0 || !d.May(r.parallel, "yes") {
+		return false
+	}
+	if d.May(r.order, "original-parallel") || r.rfactor >= 0 && d.May(r.rfactor, "yes") {
+		return true
+	}
+	if !d.May(r.order, "schedule") {
+		return false
+	}
+	for _, v := range r.variants {
+		if r.fusion >= 0 && !d.May(r.fusion, v.name) {
+			continue
+		}
+		for _, bc := range v.bands {
+			if bc.par >= 0 && d.May(bc.par, "yes") || bc.wave >= 0 && d.May(bc.wave, "yes") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Margins over measured peaks: a kernel may run at a higher clock (turbo

@@ -48,9 +48,12 @@ type variant struct {
 
 // bandChoices are the indices of the choices of one band.
 type bandChoices struct {
-	tile, wave int   // -1: absent
-	jam        int   // the band's register tile (Marks.Jam); -1: absent
-	sizes      []int // per band dimension (band order)
+	tile, wave int // -1: absent
+	jam        int // the band's register tile (Marks.Jam); -1: absent
+	// par, simd and unroll are the band's own marks (Marks.Parallel,
+	// !Marks.NoSIMD, Marks.Unroll), over the region's: -1 where absent.
+	par, simd, unroll int
+	sizes             []int // per band dimension (band order)
 	// pairs[a][b] (a < b) is the choice "a before b" of the point loops
 	// of band dimensions a and b.
 	pairs [][]int
@@ -137,6 +140,15 @@ func (r *Region) build() {
 		r.relevantIff(r.parallel, Lit{r.order, sp.set(r.order, "schedule", "original-parallel")})
 		sp.require(Lit{r.order, sp.all(r.order) &^ sp.set(r.order, "original-parallel")}, Lit{r.parallel, sp.set(r.parallel, "yes")})
 	}
+	if r.parallel >= 0 {
+		r.simd = sp.add(Choice{Name: "simd", Values: []string{"-", "yes", "no"}, Default: 1})
+		r.relevantIff(r.simd, Lit{r.parallel, sp.set(r.parallel, "yes")})
+		// One team around a sequential loop of parallel loops, or a fork
+		// per iteration (codegen.PrintOptions.ForkOnce; "no", the rule,
+		// where no loop qualifies: the code is the same).
+		r.fork = sp.add(Choice{Name: "fork-once", Values: []string{"-", "yes", "no"}, Default: 1 + boolIndex(r.Opt.ForkOnce)})
+		r.relevantIff(r.fork, Lit{r.parallel, sp.set(r.parallel, "yes")})
+	}
 	for _, v := range r.variants {
 		// The variant's bands apply when the region is scheduled with it.
 		when := []Lit{{r.order, sched}}
@@ -147,16 +159,10 @@ func (r *Region) build() {
 			v.bands = append(v.bands, r.bandChoices(v, bi+1, b, when))
 		}
 	}
-	if r.parallel >= 0 {
-		r.simd = sp.add(Choice{Name: "simd", Values: []string{"-", "yes", "no"}, Default: 1})
-		r.relevantIff(r.simd, Lit{r.parallel, sp.set(r.parallel, "yes")})
-		// One team around a sequential loop of parallel loops, or a fork
-		// per iteration (codegen.PrintOptions.ForkOnce; "no", the rule,
-		// where no loop qualifies: the code is the same).
-		r.fork = sp.add(Choice{Name: "fork-once", Values: []string{"-", "yes", "no"}, Default: 1 + boolIndex(r.Opt.ForkOnce)})
-		r.relevantIff(r.fork, Lit{r.parallel, sp.set(r.parallel, "yes")})
-	}
-	r.unroll = sp.add(Choice{Name: "unroll", Values: []string{"1", "2", "4", "8"}, Default: 0})
+	// The unroll factor of the innermost loops of a region in an
+	// original order; a schedule's bands have their own.
+	r.unroll = sp.add(Choice{Name: "unroll", Values: []string{"-", "1", "2", "4", "8"}, Default: 1})
+	r.relevantIff(r.unroll, Lit{r.order, sp.all(r.order) &^ sched})
 	// BLIS-style packed blocks for a matrix product alone in its loops
 	// (codegen.Packed): offered where a statement of the region is one.
 	prog := r.File.Scops[r.Index].Prog
@@ -195,7 +201,20 @@ func (r *Region) relevantIff(c int, when ...Lit) {
 func (r *Region) bandChoices(v *variant, b int, info sched.BandInfo, when []Lit) bandChoices {
 	sp := r.Space
 	prefix := fmt.Sprintf("%s.b%d.", v.name, b)
-	bc := bandChoices{tile: -1, wave: -1, jam: -1}
+	bc := bandChoices{tile: -1, wave: -1, jam: -1, par: -1, simd: -1, unroll: -1}
+	// The band's own loop marks, under the region's: OpenMP on its
+	// parallel loop, SIMD on its inner loops, and the unroll factor of
+	// its innermost loops (Telamon's per-loop choices).
+	if r.parallel >= 0 && slices.Contains(info.Parallel, true) {
+		bc.par = sp.add(Choice{Name: prefix + "parallel", Values: []string{"-", "yes", "no"}, Default: 1})
+		r.relevantIff(bc.par, append(slices.Clone(when), Lit{r.parallel, sp.set(r.parallel, "yes")})...)
+	}
+	if r.simd >= 0 {
+		bc.simd = sp.add(Choice{Name: prefix + "simd", Values: []string{"-", "yes", "no"}, Default: 1})
+		r.relevantIff(bc.simd, append(slices.Clone(when), Lit{r.simd, sp.set(r.simd, "yes")})...)
+	}
+	bc.unroll = sp.add(Choice{Name: prefix + "unroll", Values: []string{"-", "1", "2", "4", "8"}, Default: 1})
+	r.relevantIff(bc.unroll, when...)
 	if r.Opt.UnrollJam {
 		// The band's register tile: its point loops unrolled and jammed
 		// (sched.Marks.Jam), each band its own.
@@ -317,6 +336,10 @@ func (r *Region) Decisions(d *Domains) pipeline.Decisions {
 			if s := d.Value(bc.jam); s != "" && s != "-" {
 				fmt.Sscanf(s, "%dx%d", &bp.Jam[0], &bp.Jam[1])
 			}
+		}
+		bp.Parallel, bp.SIMD = tristate(d, bc.par), tristate(d, bc.simd)
+		if bc.unroll >= 0 {
+			bp.Unroll, _ = strconv.ParseInt(d.Value(bc.unroll), 10, 64) // 0: open or "-"
 		}
 		dec.Bands = append(dec.Bands, bp)
 	}
