@@ -78,7 +78,7 @@ func narrowType(t Type) (Type, bool) {
 // 8 bits would be another function): false.
 func narrow(e *Expr) (*Expr, bool) {
 	t, ok := narrowType(e.Type)
-	if !ok || e.Op == OpCast || e.Op == OpExp {
+	if !ok || e.Op == OpCast || e.Op.Math() {
 		return nil, false
 	}
 	c := *e
@@ -384,7 +384,7 @@ func (l *laneEval) eval(e *Expr, i int, vars map[string]Value) ([]Value, []bool,
 			out[x] = v
 		}
 		return out, nil, nil
-	case OpY, OpK, OpCast, OpExp:
+	case OpY, OpK, OpCast, OpExp, OpLog, OpAbs:
 		return nil, nil, fmt.Errorf("assoc: %v in a closure test", e.Op)
 	}
 	if e.Op >= numOps || len(e.Args) != e.Op.Arity() {

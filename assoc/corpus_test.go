@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -21,8 +22,12 @@ import (
 // or bool element that read no named value (every x, y, z of the 256 or 2
 // values), with Z3 (Prover) otherwise, in the semantics of the line's
 // options (signed int32/int64 assumed not to overflow unless wrap; floats
-// as IEEE 754 unless real, then as real numbers). A line whose truth does
-// not hold fails the test before Recognize runs on it.
+// as IEEE 754 unless real, then as real numbers; exp and log known to Z3
+// by facts of the real functions, so that its proofs hold for them while
+// a model of its is no counterexample: an operator with exp or log is
+// refuted by evaluation, where the two groupings differ far beyond the
+// rounding, inexactTolerance). A line whose truth does not hold fails
+// the test before Recognize runs on it.
 //
 // Then every answer of Recognize is checked the same way, whatever table
 // it came from: a recognized update must be reproduced by the returned
@@ -391,11 +396,11 @@ func (o *oracle) reproduces(update, f, y Tuple, opts MatchOptions) bool {
 // those slowly for products of bit-vectors. In the real mode floats are
 // drawn among small integers, whose sums and products are exact.
 func counterexample(f Tuple, opts MatchOptions, commutativity bool) bool {
-	for _, e := range f.Elems {
-		if e.Uses(OpExp) {
-			return false // exp of small integers is not exact: Z3 decides
-		}
-	}
+	// exp and log of small integers round: a difference is a refutation
+	// only when it is far beyond the rounding (inexactTolerance), and a
+	// draw where either side has no real value (log of a value ≤ 0) is
+	// not one.
+	rounds := opts.Real && inexact(f)
 	rng := rand.New(rand.NewPCG(3, 4))
 	n := len(f.Elems)
 	vars := map[string]Value{}
@@ -446,6 +451,16 @@ func counterexample(f Tuple, opts MatchOptions, commutativity bool) bool {
 			continue
 		}
 		for i, e := range f.Elems {
+			if rounds && e.Type.Float() {
+				a, b := l[i].Float(e.Type), r[i].Float(e.Type)
+				if math.IsNaN(a) || math.IsNaN(b) || math.IsInf(a, 0) || math.IsInf(b, 0) {
+					break
+				}
+				if math.Abs(a-b) > inexactTolerance*max(1, math.Abs(a), math.Abs(b)) {
+					return true
+				}
+				continue
+			}
 			if !sameValue(l[i], r[i], e.Type, opts.Real) {
 				return true
 			}
@@ -453,6 +468,12 @@ func counterexample(f Tuple, opts MatchOptions, commutativity bool) bool {
 	}
 	return false
 }
+
+// inexactTolerance is the relative difference beyond which two values
+// computed with exp or log from small integers differ as reals: a few
+// operations, each within an ulp of float32 (2^-24) or float64, cannot
+// move a value by it.
+const inexactTolerance = 1e-4
 
 // substY replaces y_j by y[j] in e.
 func substY(e *Expr, y []*Expr) *Expr {

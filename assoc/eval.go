@@ -139,7 +139,7 @@ func (env *Env) eval(e *Expr) (Value, error) {
 			return 0, err
 		}
 		return convert(a, e.Args[0].Type, e.Type)
-	case OpExp:
+	case OpExp, OpLog, OpAbs:
 		if len(e.Args) != 1 || !e.Type.Float() || e.Args[0].Type != e.Type {
 			break
 		}
@@ -147,7 +147,7 @@ func (env *Env) eval(e *Expr) (Value, error) {
 		if err != nil {
 			return 0, err
 		}
-		return FloatValue(math.Exp(a.Float(e.Type)), e.Type), nil
+		return FloatValue(mathFuncs[e.Op-OpExp](a.Float(e.Type)), e.Type), nil
 	}
 	if e.Op >= numOps || len(e.Args) != e.Op.Arity() {
 		return 0, fmt.Errorf("assoc: malformed %v node with %d operands", e.Op, len(e.Args))
@@ -168,6 +168,12 @@ func (env *Env) eval(e *Expr) (Value, error) {
 	}
 	return arith(e.Op, e.Type, a, b, env.Wrap)
 }
+
+// mathFuncs are C's exp, log and fabs, in the order of OpExp, OpLog,
+// OpAbs: log of a negative value is NaN and log(0) is −∞, as in C; fabs
+// clears the sign bit (exact). A float32 result rounds once to float32
+// from the float64 value, as expf and logf are close to.
+var mathFuncs = [...]func(float64) float64{math.Exp, math.Log, math.Abs}
 
 // EvalOp returns the value of a strict operation (negation, arithmetic,
 // min, max, the bitwise operations, comparisons) on operand values of

@@ -61,6 +61,13 @@ func TestEval(t *testing.T) {
 		{"x && !y", Bool, 1, 0, false, 1, nil},
 		{"x ^ y", Bool, 1, 1, false, 0, nil},
 		{"x ? y : 3", Float64, f64(math.NaN()), f64(1), false, f64(1), nil}, // NaN is true
+		{"log(x)", Float64, f64(1), 0, false, f64(0), nil},
+		{"log(exp(x) + exp(y))", Float64, f64(0), f64(0), false, f64(math.Ln2), nil},
+		{"logf(x)", Float32, f32(-1), 0, false, f32(math.NaN()), nil}, // C's log of a negative value
+		{"log(x)", Float64, f64(0), 0, false, f64(math.Inf(-1)), nil},
+		{"fabs(x) + fabs(y)", Float64, f64(-3), f64(-0.5), false, f64(3.5), nil},
+		{"fabsf(x)", Float32, f32(negZero), 0, false, f32(0), nil}, // the sign bit cleared
+		{"max(fabs(x), fabs(y))", Float32, f32(-7), f32(math.NaN()), false, f32(7), nil},
 		{"x + y", Bool, 1, 1, false, 0, errBoolArith},
 		{"x % y", Float64, f64(1), f64(1), false, 0, errBoolArith},
 	}

@@ -126,15 +126,27 @@ const (
 	OpCast
 
 	// OpExp is e^a of a float (C's exp, expf), over the reals under
-	// prove.Options.Real; Z3 knows it only as a positive function with
-	// exp(a)·exp(b) = exp(a + b) and exp(0) = 1 (assoc/prove, smt.go).
+	// prove.Options.Real; Z3 knows it by facts of the exponential: a
+	// positive function with exp(a)·exp(b) = exp(a + b), exp(0) = 1,
+	// monotone, the inverse of log (assoc/prove, smt.go).
 	OpExp
+
+	// OpLog is the natural logarithm of a float (C's log, logf), over
+	// the reals under prove.Options.Real, defined for a > 0 only; Z3
+	// knows it as the inverse of exp (log(exp(a)) = a, exp(log(a)) = a),
+	// with log(a·b) = log(a) + log(b) and monotone (assoc/prove, smt.go).
+	OpLog
+
+	// OpAbs is |a| of a float (C's fabs, fabsf): exact, in IEEE
+	// arithmetic too (the sign bit cleared), and written out for Z3 (an
+	// ite over the reals, fp.abs otherwise).
+	OpAbs
 
 	numOps
 )
 
 var opNames = [numOps]string{"x", "y", "k", "const", "var", "neg", "+", "-", "*", "/", "%", "min", "max",
-	"<", "<=", "==", "!=", "!", "&&", "||", "&", "|", "^", "select", "cast", "exp"}
+	"<", "<=", "==", "!=", "!", "&&", "||", "&", "|", "^", "select", "cast", "exp", "log", "abs"}
 
 func (o Op) String() string {
 	if o < numOps {
@@ -151,13 +163,17 @@ func (o Op) Arity() int {
 	switch {
 	case o.Leaf():
 		return 0
-	case o == OpNeg || o == OpNot || o == OpCast || o == OpExp:
+	case o == OpNeg || o == OpNot || o == OpCast || o.Math():
 		return 1
 	case o == OpSelect:
 		return 3
 	}
 	return 2
 }
+
+// Math reports whether o is one of C's math functions of a float
+// (exp, log, fabs): unary, of a float type to the same type.
+func (o Op) Math() bool { return o == OpExp || o == OpLog || o == OpAbs }
 
 // Commutative reports whether o's two operands may be swapped in every
 // type (min, max, +, *, ==, !=, &&, ||, &, |, ^).

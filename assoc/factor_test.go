@@ -15,8 +15,9 @@ import (
 // more in any case), from the chunk's first value; chunks combine in
 // order, or shuffled when the operator is commutative. The results must
 // be the same value (exactly: floats in the real mode are drawn among
-// small integers, whose sums and products stay exact; with exp, log-sum-
-// exp, to within the rounding of float64 or float32, realTolerance).
+// small integers, whose sums and products stay exact, as fabs is; with
+// exp or log, log-sum-exp in its two forms, to within the rounding of
+// float64 or float32, realTolerance).
 func TestFactorDifferential(t *testing.T) {
 	cases := loadCorpus(t)
 	tables := corpusTables()
@@ -145,8 +146,8 @@ func differential(t *testing.T, c *corpusCase, m *Match, names map[string]Type, 
 			same := SameValue(got[i], x[i], c.types[i])
 			if c.opts.Real && c.types[i].Float() {
 				same = got[i].Float(c.types[i]) == x[i].Float(c.types[i]) // the reals have one zero
-				if !same && usesExp(c.update) {
-					// exp of the draws rounds: equal as reals but for
+				if !same && inexact(c.update) {
+					// exp and log of the draws round: equal as reals but for
 					// the rounding (log-sum-exp regrouped), which is
 					// relative to the terms summed, not to a sum that
 					// cancels to about zero (negative weights): the
@@ -178,9 +179,10 @@ func differential(t *testing.T, c *corpusCase, m *Match, names map[string]Type, 
 	return true
 }
 
-// usesExp reports whether tp applies exp.
-func usesExp(tp Tuple) bool {
-	return slices.ContainsFunc(tp.Elems, func(e *Expr) bool { return e.Uses(OpExp) })
+// inexact reports whether tp applies exp or log, which round on the
+// small integers the reals are drawn among.
+func inexact(tp Tuple) bool {
+	return slices.ContainsFunc(tp.Elems, func(e *Expr) bool { return e.Uses(OpExp) || e.Uses(OpLog) })
 }
 
 // chunk cuts ys into k consecutive chunks at random points (some may be

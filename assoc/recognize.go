@@ -1140,8 +1140,8 @@ func refute(tp Tuple, wrap, real bool) (string, bool) {
 		}
 		left, err1 := f(ab, c)
 		right, err2 := f(a, bc)
-		if err1 != nil || err2 != nil {
-			continue
+		if err1 != nil || err2 != nil || real && (!finite(tp, left) || !finite(tp, right)) {
+			continue // in the real mode, NaN (log of a value ≤ 0) is undefined
 		}
 		for i, e := range tp.Elems {
 			if !sameValue(left[i], right[i], e.Type, real) {
@@ -1151,6 +1151,20 @@ func refute(tp Tuple, wrap, real bool) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// finite reports whether the float elements of v (values of tp's
+// elements) are real numbers: neither NaN nor infinite.
+func finite(tp Tuple, v []Value) bool {
+	for i, e := range tp.Elems {
+		if !e.Type.Float() {
+			continue
+		}
+		if f := v[i].Float(e.Type); math.IsNaN(f) || math.IsInf(f, 0) {
+			return false
+		}
+	}
+	return true
 }
 
 // sameValue is SameValue, except that in the real mode the two zeros of

@@ -220,7 +220,7 @@ func TestEmbeddedTables(t *testing.T) {
 
 func TestParseHandOps(t *testing.T) {
 	ops, err := HandOps()
-	if err != nil || len(ops) != 29 {
+	if err != nil || len(ops) != 34 {
 		t.Fatalf("shipped hand.txt: %v, %v", ops, err)
 	}
 	for _, h := range ops {

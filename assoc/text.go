@@ -237,9 +237,9 @@ func (pr *printer) expr(e *Expr, prec int) {
 		}
 		sb.WriteByte(')')
 		return
-	case OpCast, OpExp:
-		if e.Op == OpExp {
-			sb.WriteString("exp")
+	case OpCast, OpExp, OpLog, OpAbs:
+		if e.Op.Math() {
+			sb.WriteString(mathNames[e.Op])
 		} else {
 			sb.WriteString(castName[e.Type])
 		}
@@ -655,6 +655,13 @@ var castTypes = map[string]Type{
 	"f64": Float64, "float64": Float64, "double": Float64,
 }
 
+// mathCalls are C's math functions of the language (Op.Math), by their
+// double and float names; mathNames prints them.
+var (
+	mathCalls = map[string]Op{"exp": OpExp, "expf": OpExp, "log": OpLog, "logf": OpLog, "fabs": OpAbs, "fabsf": OpAbs}
+	mathNames = map[Op]string{OpExp: "exp", OpLog: "log", OpAbs: "fabs"}
+)
+
 var calls = map[string]Op{"min": OpMin, "max": OpMax, "fmin": OpMin, "fmax": OpMax, "fminf": OpMin,
 	"fmaxf": OpMax, "select": OpSelect}
 
@@ -718,18 +725,20 @@ func (p *parser) name() *node {
 		}
 		return p.alloc(node{kind: nOp, tok: tok, op: op, args: args})
 	}
-	if (tok.text == "exp" || tok.text == "expf") && p.tok.kind == tokLParen {
-		// exp of the partial result (or of x, y, k) is the operation;
-		// of the program's values alone it stays a named value, as
-		// before there was one.
-		save := *p
+	if op, ok := mathCalls[tok.text]; ok && p.tok.kind == tokLParen {
+		// C's exp, log and fabs are the operations, of the partial
+		// result and of the program's values alike (exp(in(r)) is exp
+		// of the named value in(r), as in(r)*in(r) is a product): a
+		// table's log(exp(x) + exp(y)) meets log(exp(s) + exp(v)) with
+		// y = v.
 		p.next()
 		args := p.args()
 		p.expect(tokRParen)
-		if p.err == nil && len(args) == 1 && readsLeaf(args[0]) {
-			return p.alloc(node{kind: nOp, tok: tok, op: OpExp, args: args})
+		if len(args) != 1 {
+			p.fail(tok, "%s takes 1 argument, got %d", tok.text, len(args))
+			args = append(args, p.alloc(node{kind: nBool, tok: tok}))[:1]
 		}
-		*p = save
+		return p.alloc(node{kind: nOp, tok: tok, op: op, args: args})
 	}
 	if to, ok := castTypes[tok.text]; ok && p.tok.kind == tokLParen {
 		p.next()
@@ -780,19 +789,6 @@ func (p *parser) name() *node {
 		p.fail(tok, "partial result %s inside %s", p.lhs, "a named value")
 	}
 	return p.alloc(node{kind: nVar, tok: tok, text: text})
-}
-
-// readsLeaf reports whether n reads x, y, k or the partial result.
-func readsLeaf(n *node) bool {
-	if n.kind == nLeaf {
-		return true
-	}
-	for _, a := range n.args {
-		if readsLeaf(a) {
-			return true
-		}
-	}
-	return false
 }
 
 // partial parses what follows the reduction's f(args): [i] for x_i, or
@@ -948,6 +944,19 @@ func (ty *typer) either(a, b *node) Type {
 
 func isCast(n *node) bool { return n.kind == nOp && n.op == OpCast }
 
+func isMath(n *node) bool { return n.kind == nOp && n.op.Math() }
+
+// mathType returns the type C's math function n computes in where the
+// context wants no float: float for expf, logf, fabsf, else double
+// (which the printer does not distinguish: exp of a float32 converted to
+// an integer reads back as exp of a float64).
+func mathType(n *node) Type {
+	if strings.HasSuffix(n.tok.text, "f") {
+		return Float32
+	}
+	return Float64
+}
+
 // wider reports whether C's usual arithmetic conversions take a and b to
 // a: floats above integers, more bits above fewer, unsigned above signed
 // of the same width.
@@ -1003,7 +1012,10 @@ func (ty *typer) expr(n *node, want Type) *Expr {
 		// conversion used where another type is wanted converts again,
 		// as C converts implicitly.
 		from := ty.known(n.args[0])
-		if from == untyped {
+		switch {
+		case from == untyped && isMath(n.args[0]):
+			from = mathType(n.args[0])
+		case from == untyped:
 			from = ty.types(-1)
 		}
 		e := ty.apply(OpCast, n.cast, ty.expr(n.args[0], from))
@@ -1011,6 +1023,11 @@ func (ty *typer) expr(n *node, want Type) *Expr {
 			e = ty.apply(OpCast, want, e)
 		}
 		return e
+	case op.Math() && !want.Float():
+		// exp, log and fabs compute in double (expf, logf, fabsf in
+		// float), converted where another type is wanted, as C does.
+		ft := mathType(n)
+		return ty.apply(OpCast, want, ty.apply(op, ft, ty.expr(n.args[0], ft)))
 	case op == OpSelect:
 		c := ty.expr(n.args[0], ty.operandType(Bool, n.args[0]))
 		return ty.apply(OpSelect, want, c, ty.expr(n.args[1], want), ty.expr(n.args[2], want))

@@ -145,6 +145,68 @@ func TestParseUpdate(t *testing.T) {
 	}
 }
 
+// TestParseMath reads C's exp, log and fabs as the operations, of the
+// partial result and of the program's values alike, prints them back,
+// and converts them where an integer is wanted (double, or float for
+// the f-suffixed names, as C computes them).
+func TestParseMath(t *testing.T) {
+	tests := []struct {
+		src   string
+		types []Type
+		want  string
+	}{
+		{"f() = log(exp(f()) + exp(in(r)))", []Type{Float64}, "log(exp(x) + exp(in(r)))"},
+		{"f() = logf(expf(a[i]) + expf(f()))", []Type{Float32}, "log(exp(a[i]) + exp(x))"},
+		{"f() = fabs(f()) + fabs(in(r))", []Type{Float64}, "fabs(x) + fabs(in(r))"},
+		{"f() = fmaxf(f(), fabsf(in(r)))", []Type{Float32}, "max(x, fabs(in(r)))"},
+		{"f() = f() + (int)fabs(in(r))", []Type{Int32}, "x + i32(fabs(in(r)))"},
+		{"f() = f() + fabsf(in(r))", []Type{Int32}, "x + i32(fabs(in(r)))"},
+		{"f() = log(f(), 2)", []Type{Float64}, ""},
+	}
+	for _, tc := range tests {
+		tp, err := ParseUpdateTypes(tc.src, tc.types)
+		if tc.want == "" {
+			if err == nil {
+				t.Errorf("ParseUpdate(%q) = %v, want an error", tc.src, tp)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("ParseUpdate(%q): %v", tc.src, err)
+			continue
+		}
+		if got := tp.String(); got != tc.want {
+			t.Errorf("ParseUpdate(%q) = %s, want %s", tc.src, got, tc.want)
+		}
+	}
+	tp, err := ParseUpdateTypes("f() = f() + fabsf(in(r))", []Type{Int32})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := tp.Elems[0].Args[1].Args[0]; a.Op != OpAbs || a.Type != Float32 || a.Args[0].Op != OpVar || a.Args[0].Type != Float32 {
+		t.Errorf("fabsf(in(r)) in an int sum is %v of %v, want fabs of a float32 named value", a.Op, a.Type)
+	}
+	// Round trips, in the float types (in(r) and k typed by the context).
+	for _, src := range []string{"log(exp(x) + exp(y))", "fabs(x) * fabs(y)", "max(fabs(x), fabs(y))", "fabs(-x)", "-fabs(x)",
+		"{max(x0, y0), log(exp(x1 - max(x0, y0)) + fabs(y1))}", "exp(log(k) + in(r))", "log(fabs(x) + 1.5)"} {
+		for _, ty := range []Type{Float32, Float64} {
+			tp, err := ParseTuple(src, ty)
+			if err != nil {
+				t.Fatalf("%v: %q: %v", ty, src, err)
+			}
+			back, err := ParseTuple(tp.String(), ty)
+			if err != nil {
+				t.Fatalf("%v: %q printed as %q: %v", ty, src, tp.String(), err)
+			}
+			for i := range tp.Elems {
+				if !back.Elems[i].Equal(tp.Elems[i]) {
+					t.Errorf("%v: %q printed as %q, read back as %q", ty, src, tp.String(), back.String())
+				}
+			}
+		}
+	}
+}
+
 // TestRoundTrip checks Parse(Format(e)) = e on random trees of every
 // type, and the same for tuples.
 func TestRoundTrip(t *testing.T) {

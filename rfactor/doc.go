@@ -36,15 +36,19 @@
 // value (assoc.OpVar) — its C text is its name, and it is loop-invariant
 // when it reads neither the loop's counter nor anything moving with it —
 // except a conversion, which stays a conversion of the value named in its
-// own type. C's conversions of a partial result, implicit or written,
-// are assoc's casts (an unsigned char sum is promoted to int, added and
-// converted back: u8(min(i32(x) + i32(y), 255)) when it saturates), and
-// exp of a partial result is assoc's exp (log-sum-exp, over the reals).
+// own type, and C's exp, log and fabs, which stay assoc's exp, log and
+// fabs of the value named (exp(v[i]) is exp of v[i], so that a table's
+// log(exp(x) + exp(y)) meets it with y = v[i]). C's conversions of a
+// partial result, implicit or written, are assoc's casts (an unsigned
+// char sum is promoted to int, added and converted back: u8(min(i32(x) +
+// i32(y), 255)) when it saturates), and exp, log and fabs of a partial
+// result are assoc's (log-sum-exp in both forms, over the reals; sums,
+// products, least and largest of magnitudes).
 //
 // # Limits
 //
 // Statements in different inner loops, guards around part of the body,
-// calls other than fmin, fmax and exp on a partial result, a type assoc
+// calls other than fmin, fmax, exp, log and fabs on a partial result, a type assoc
 // has no table of (long double) and reading other elements of a
 // reduction array keep a loop sequential; a loop nested in a parallel loop is left alone. Float reductions other
 // than those assoc proves exactly in IEEE arithmetic are factored only

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"nestor/assoc"
+	"nestor/ir"
 )
 
 // TestFactorShipped checks that reduction loops of issue 17's shapes,
@@ -43,6 +44,63 @@ func TestFactorShipped(t *testing.T) {
 				why = append(why, d.Why)
 			}
 			t.Errorf("%s: %v; want %s", tc.name, why, tc.want)
+		}
+	}
+}
+
+// TestFactorMath checks that reductions through C's log, exp and fabs of
+// the partial result are factored with the shipped tables' logaddexp and
+// magnitude primitives (over the reals where rounding differs, under
+// Options.Real), that the combining code calls log, exp and fabs back
+// (logf, expf, fabsf in float), and that a near miss stays sequential.
+func TestFactorMath(t *testing.T) {
+	for _, tc := range []struct {
+		name, decl, body string
+		real             bool
+		want             string // a part of the decision; "" to stay sequential
+		calls            []string
+	}{
+		{"logaddexp", "double s;", "for (i = 0; i < n; i++) s = log(exp(s) + exp(a[i]));", true,
+			"factored: operator log(exp(x) + exp(y)) (commutative", []string{"log", "exp"}},
+		{"logaddexp float", "float s;", "for (i = 0; i < n; i++) s = logf(expf(s) + expf(a[i]));", true,
+			"factored: operator log(exp(x) + exp(y)) (commutative", []string{"logf", "expf"}},
+		{"sum of magnitudes", "double s;", "for (i = 0; i < n; i++) s = fabs(s) + fabs(a[i]);", true,
+			"factored: operator fabs(x) + fabs(y) (commutative", []string{"fabs"}},
+		{"largest magnitude", "double m;", "for (i = 0; i < n; i++) m = fmax(fabs(m), fabs(a[i]));", false,
+			"factored: operator max(fabs(x), fabs(y)) (commutative", []string{"fabs", "fmax"}},
+		{"sum of magnitudes in IEEE arithmetic", "double s;", "for (i = 0; i < n; i++) s = fabs(s) + fabs(a[i]);", false, "", nil},
+		{"log-sum-exp without exp of the input", "double s;", "for (i = 0; i < n; i++) s = log(exp(s) + a[i]);", true, "", nil},
+	} {
+		p := program(t, tc.decl, tc.body)
+		ds := Factor(p, nil, Options{Real: tc.real, Tables: assoc.Embedded})
+		if len(ds) != 1 {
+			t.Errorf("%s: %d decisions, want 1", tc.name, len(ds))
+			continue
+		}
+		d := ds[0]
+		if tc.want == "" {
+			if d.Reduction != nil || !strings.HasPrefix(d.Why, "not ") {
+				t.Errorf("%s: %s; want it sequential, not recognized", tc.name, d.Why)
+			}
+			continue
+		}
+		if d.Reduction == nil || !strings.Contains(d.Why, tc.want) {
+			t.Errorf("%s: %s; want %s", tc.name, d.Why, tc.want)
+			continue
+		}
+		called := map[string]bool{}
+		for _, c := range d.Reduction.Combine {
+			ir.Walk(c, func(x ir.Expr) bool {
+				if call, ok := x.(*ir.Call); ok {
+					called[call.Fn] = true
+				}
+				return true
+			})
+		}
+		for _, fn := range tc.calls {
+			if !called[fn] {
+				t.Errorf("%s: the combining code calls %v, want %s", tc.name, called, fn)
+			}
 		}
 	}
 }

@@ -27,6 +27,11 @@ var irTypes = func() map[assoc.Type]ir.Type {
 	return m
 }()
 
+// mathCalls are C's math functions assoc's language has (Op.Math), by
+// their double and float names.
+var mathCalls = map[string]assoc.Op{"exp": assoc.OpExp, "expf": assoc.OpExp, "log": assoc.OpLog, "logf": assoc.OpLog,
+	"fabs": assoc.OpAbs, "fabsf": assoc.OpAbs}
+
 // tupler translates a loop's update into assoc's language.
 type tupler struct {
 	l     *Loop
@@ -87,6 +92,19 @@ func (t *tupler) named(e ir.Expr) (*assoc.Expr, error) {
 				return x, nil
 			}
 			return assoc.Cast(x, at), nil
+		}
+	}
+	if c, ok := e.(*ir.Call); ok && len(c.Args) == 1 && c.Args[0].Type() == c.T {
+		// C's exp, log and fabs of a value are assoc's operations on
+		// the value named (as the text parser reads them): a table's
+		// log(exp(x) + exp(y)) meets log(exp(s) + exp(v[i])) with
+		// y = v[i], and fabs(x) + fabs(y) meets fabs(s) + fabs(v[i]).
+		if op, ok := mathCalls[c.Fn]; ok && at.Float() {
+			x, err := t.named(c.Args[0])
+			if err != nil {
+				return nil, err
+			}
+			return assoc.Apply(op, x), nil
 		}
 	}
 	n := len(t.l.Vars)
@@ -191,8 +209,10 @@ func (t *tupler) value(e ir.Expr) (*assoc.Expr, error) {
 		}
 		return assoc.Apply(assoc.OpSelect, c, x, y), nil
 	case *ir.Call:
-		op, ok := map[string]assoc.Op{"fmin": assoc.OpMin, "fmax": assoc.OpMax, "fminf": assoc.OpMin, "fmaxf": assoc.OpMax,
-			"exp": assoc.OpExp, "expf": assoc.OpExp}[e.Fn]
+		op, ok := map[string]assoc.Op{"fmin": assoc.OpMin, "fmax": assoc.OpMax, "fminf": assoc.OpMin, "fmaxf": assoc.OpMax}[e.Fn]
+		if !ok {
+			op, ok = mathCalls[e.Fn]
+		}
 		if !ok {
 			return nil, fmt.Errorf("%s of a partial result", e.Fn)
 		}
@@ -342,10 +362,10 @@ func irExpr(e *assoc.Expr, n int, vars map[string]ir.Expr) (ir.Expr, error) {
 			return &ir.Binary{Op: ir.Neq, X: args[0], Y: literal(0, e.Args[0].Type), T: ir.Int}, nil
 		}
 		return &ir.Cast{T: t, X: args[0]}, nil
-	case assoc.OpExp:
-		fn := "exp"
+	case assoc.OpExp, assoc.OpLog, assoc.OpAbs:
+		fn := map[assoc.Op]string{assoc.OpExp: "exp", assoc.OpLog: "log", assoc.OpAbs: "fabs"}[e.Op]
 		if e.Type == assoc.Float32 {
-			fn = "expf"
+			fn += "f"
 		}
 		return &ir.Call{Fn: fn, Args: args, T: t}, nil
 	case assoc.OpNot:

@@ -11,8 +11,10 @@
 // and int64 assumed not to overflow unless Wrap (then bit-vectors with
 // the definedness of C's operations as side conditions, or bounded SMT
 // integers where the operations are linear: [Options.IntEncoding]),
-// floats as IEEE 754 unless Real makes them reals (exp uninterpreted
-// beyond exp(0) = 1, exp(a) > 0 and exp(a)·exp(b) = exp(a + b)).
+// floats as IEEE 754 unless Real makes them reals (exp and log
+// uninterpreted beyond facts of the real functions, smtFuncs: a proof
+// holds for them, a model is never a counterexample; fabs an ite, or
+// fp.abs in IEEE 754).
 //
 // # Files
 //

@@ -34,7 +34,7 @@ type smtQuery struct {
 	b     strings.Builder
 	types map[string]assoc.Type // declared symbols
 	show  []string              // symbols a counterexample reports, in order
-	exps  []string              // the arguments of exp (smtExpAxioms)
+	fns   smtFuncs              // the arguments of exp and log
 }
 
 func newSMTQuery(opts Options) *smtQuery {
@@ -57,14 +57,15 @@ func (q *smtQuery) declare(name string, t assoc.Type, show bool) {
 }
 
 // quantified returns the query's text for a claim under quantifiers:
-// exp declared when used, but none of smtExpAxioms, which are ground
-// instances at terms that may read the bound variables. Only unsat
-// answers are then claims about the exponential.
+// exp and log declared when used, with smtFuncs.quantifiedAxioms but
+// none of the ground ones, which are instances at terms that may read
+// the bound variables. Only unsat answers are then claims about the
+// exponential and the logarithm.
 func (q *smtQuery) quantified() string {
-	if len(q.exps) == 0 {
+	if !q.fns.used() {
 		return q.b.String()
 	}
-	return fmt.Sprintf("(declare-fun %s (Real) Real)\n%s", smtExp, q.b.String())
+	return q.fns.declare() + q.fns.quantifiedAxioms() + q.b.String()
 }
 
 // tuple declares the symbols prefix0 … prefix{n-1} with the types of
@@ -101,7 +102,7 @@ func (q *smtQuery) define(name string, f assoc.Tuple, ts []smtTerm) []smtTerm {
 
 // apply translates f(a, b): x_i reads a[i], y_i reads b[i].
 func (q *smtQuery) apply(f assoc.Tuple, a, b []string) ([]smtTerm, error) {
-	tr := &smtTranslator{opts: q.opts, exps: &q.exps, leaf: func(e *assoc.Expr) (string, error) {
+	tr := &smtTranslator{opts: q.opts, fns: &q.fns, leaf: func(e *assoc.Expr) (string, error) {
 		switch e.Op {
 		case assoc.OpX:
 			return a[e.Index], nil
@@ -158,8 +159,8 @@ func (p *Prover) encodeFor(es ...*assoc.Expr) func() {
 // valid proves the claim (a Bool term over q's declarations) valid.
 func (p *Prover) valid(q *smtQuery, claim string) (Result, error) {
 	src := q.b.String()
-	if len(q.exps) > 0 {
-		src = fmt.Sprintf("(declare-fun %s (Real) Real)\n%s%s", smtExp, src, smtExpAxioms(q.exps))
+	if q.fns.used() {
+		src = q.fns.declare() + src + q.fns.axioms()
 	}
 	a, err := p.check(src+fmt.Sprintf("(assert (not %s))", claim), q.show)
 	if err != nil {
@@ -170,10 +171,10 @@ func (p *Prover) valid(q *smtQuery, claim string) (Result, error) {
 		return Result{Verdict: Proved}, nil
 	case a.status == "unknown":
 		return Result{Verdict: Unknown, Reason: "z3: " + a.reason}, nil
-	case len(q.exps) > 0:
-		// A model of the axioms need not be the exponential: no
-		// counterexample.
-		return Result{Verdict: Unknown, Reason: "z3: a model where exp is only what smtExpAxioms state"}, nil
+	case q.fns.used():
+		// A model of the axioms need not be the exponential or the
+		// logarithm: no counterexample.
+		return Result{Verdict: Unknown, Reason: "z3: a model where exp and log are only what smtFuncs states"}, nil
 	}
 	r := Result{Verdict: Refuted}
 	if len(q.show) > 0 {
@@ -291,7 +292,7 @@ func (p *Prover) Equal(a, b *assoc.Expr) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	tr := &smtTranslator{opts: p.opts, exps: &q.exps, leaf: func(e *assoc.Expr) (string, error) {
+	tr := &smtTranslator{opts: p.opts, fns: &q.fns, leaf: func(e *assoc.Expr) (string, error) {
 		if e.Op == assoc.OpX || e.Op == assoc.OpY {
 			return fmt.Sprintf("%v%d", e.Op, e.Index), nil
 		}
@@ -622,14 +623,14 @@ func (p *Prover) identityExists(f assoc.Tuple, side Side, syms []smtSymbol) (Ide
 	}
 	switch {
 	case a.status == "unsat":
-		// With exp: for every function exp may be, so for the
-		// exponential.
+		// With exp or log: for all functions that satisfy
+		// smtFuncs.quantifiedAxioms, so for the real ones.
 		return IdentityResult{Verdict: Refuted, Reason: "no value is an identity, for any k"}, nil
 	case a.status == "unknown":
 		none.Reason += "; z3 could not decide whether another value is one: " + a.reason
 		return none, nil
-	case len(q.exps) > 0:
-		none.Reason += "; z3's witness holds for some function in place of exp"
+	case q.fns.used():
+		none.Reason += "; z3's witness holds for some functions in place of exp and log"
 		return none, nil
 	}
 	m, err := p.opts.parseModel(a.model, q.types)
@@ -704,8 +705,8 @@ func (p *Prover) identityMissing(f assoc.Tuple, side Side, syms []smtSymbol) (st
 	p.rlimit /= missingShare
 	a, err := p.checkWithin(q.quantified(), q.show, min(p.timeout, missingTimeout))
 	p.rlimit = saved
-	if err != nil || a.status != "sat" || len(q.exps) > 0 {
-		return "", false, err // with exp, a model need not hold for the exponential
+	if err != nil || a.status != "sat" || q.fns.used() {
+		return "", false, err // with exp or log, a model need not hold for the real functions
 	}
 	m, err := p.opts.parseModel(a.model, q.types)
 	if err != nil {

@@ -420,3 +420,55 @@ func BenchmarkProveNoOverflow(b *testing.B) {
 		})
 	}
 }
+
+// TestProveLogAbs: log(exp(x) + exp(y)) is associative over the reals
+// from the facts smtFuncs states of exp and log, with no identity; an
+// operator with log that is not associative is Unknown, never Refuted (a
+// model of the facts need not be the logarithm); fabs is exact: |x| + |y|
+// is proved over the reals and refuted in IEEE arithmetic, |x + y|
+// refuted over the reals, max(|x|, |y|) proved in IEEE arithmetic.
+func TestProveLogAbs(t *testing.T) {
+	ieee := newTestProver(t, Options{})
+	real := newTestProver(t, Options{Real: true})
+	for _, tc := range []struct {
+		src  string
+		real bool
+		want Verdict
+	}{
+		{"log(exp(x) + exp(y))", true, Proved},
+		{"log(exp(x) + y)", true, Unknown},
+		{"log(x) + y", true, Unknown},
+		{"fabs(x) + fabs(y)", true, Proved},
+		{"fabs(x) + fabs(y)", false, Refuted},
+		{"fabs(x + y)", true, Refuted},
+		{"max(fabs(x), fabs(y))", false, Proved},
+	} {
+		tp, err := assoc.ParseTuple(tc.src, assoc.Float64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := ieee
+		if tc.real {
+			p = real
+		}
+		if r, err := p.Associative(tp); err != nil || r.Verdict != tc.want {
+			t.Errorf("%s (real %v): %v, %v; want %v", tc.src, tc.real, r, err, tc.want)
+		}
+	}
+	lae, _ := assoc.ParseTuple("log(exp(x) + exp(y))", assoc.Float32)
+	if id, err := real.IdentityExists(lae, BothSides); err != nil || id.Verdict != Refuted {
+		t.Errorf("logaddexp identity: %+v, %v; want none (refuted)", id, err)
+	}
+	// log of a value that may be ≤ 0 is undefined: log(x) = log(x) holds
+	// where it is defined; log(x*y) = log(x) + log(y) only for x, y > 0,
+	// which the claim does not assume.
+	x, y := assoc.X(0, assoc.Float64), assoc.Y(0, assoc.Float64)
+	lxy := assoc.Apply(assoc.OpLog, assoc.Apply(assoc.OpMul, x, y))
+	sum := assoc.Apply(assoc.OpAdd, assoc.Apply(assoc.OpLog, x), assoc.Apply(assoc.OpLog, y))
+	if r, err := real.Equal(lxy, sum); err != nil || r.Verdict != Proved {
+		t.Errorf("log(x*y) = log(x) + log(y) where both are defined: %v, %v", r, err)
+	}
+	if r, err := ieee.Equal(assoc.Apply(assoc.OpLog, x), assoc.Apply(assoc.OpLog, x)); err == nil {
+		t.Errorf("log in IEEE arithmetic translated: %v", r)
+	}
+}

@@ -287,32 +287,95 @@ type smtLeaf func(e *assoc.Expr) (string, error)
 type smtTranslator struct {
 	opts Options
 	leaf smtLeaf
-	// exps collects the arguments of exp (OpExp, over the reals only),
-	// for the axioms the query states about them (smtExpAxioms); nil
-	// where the query states none, and exp is not translated.
-	exps *[]string
+	// fns collects the arguments of exp and log (OpExp, OpLog, over the
+	// reals only), for the facts the query states about them
+	// (smtFuncs); nil where the query states none, and neither is
+	// translated.
+	fns *smtFuncs
 }
 
-// smtExp names exp over the reals: an uninterpreted function, of which a
-// query states what the proofs need (smtExpAxioms).
-const smtExp = "nestor_exp"
+// smtExp and smtLog name exp and log over the reals: uninterpreted
+// functions, of which a query states what the proofs need (smtFuncs).
+const (
+	smtExp = "nestor_exp"
+	smtLog = "nestor_log"
+)
 
-// smtExpAxioms writes what a query with exp knows of it, at the
-// arguments args it applies exp to (ground instances, no quantifier):
-// exp(0) = 1, exp(a) > 0, and exp(a)·exp(b) = exp(a + b) for every pair.
-// That is enough for the regrouping of log-sum-exp (the partial sums
-// rescaled by exp(m − m') meet when the scalings compose), and every
-// statement is true of the real exponential, so a proof that uses them
-// holds for it.
-func smtExpAxioms(args []string) string {
+// smtFuncs collects the terms a query applies exp and log to. Every fact
+// it states of them is true of the real exponential and logarithm, so an
+// unsat answer (a proof) holds for them; a model may take any functions
+// that satisfy the facts, so it is never a counterexample.
+type smtFuncs struct {
+	exps, logs []string
+}
+
+// used reports whether the query applies exp or log.
+func (f *smtFuncs) used() bool { return len(f.exps) > 0 || len(f.logs) > 0 }
+
+// add records a as an argument of fn (smtExp or smtLog) and returns the
+// term fn(a).
+func (f *smtFuncs) add(fn, a string) string {
+	args := &f.exps
+	if fn == smtLog {
+		args = &f.logs
+	}
+	if !slices.Contains(*args, a) {
+		*args = append(*args, a)
+	}
+	return "(" + fn + " " + a + ")"
+}
+
+// declare declares exp and log.
+func (f *smtFuncs) declare() string {
+	return fmt.Sprintf("(declare-fun %s (Real) Real)\n(declare-fun %s (Real) Real)\n", smtExp, smtLog)
+}
+
+// axioms writes what a query knows of exp and log at the arguments it
+// applies them to (ground instances, no quantifier): exp(0) = 1,
+// log(1) = 0; exp(a) > 0, log(exp(a)) = a and exp(a)·exp(b) = exp(a + b)
+// at exp's arguments, exp monotone among them; exp(a) = … inverted at
+// log's arguments a > 0 (exp(log(a)) = a), log(a·b) = log(a) + log(b)
+// for a, b > 0, log monotone among them. That is enough for the
+// regrouping of log-sum-exp in both its forms (the rescaled partial sums
+// of {m, s} meet when the scalings compose; log(exp(log(exp(x) +
+// exp(y))) + exp(z)) is log(exp(x) + exp(y) + exp(z))).
+func (f *smtFuncs) axioms() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "(assert (= (%s 0.0) 1.0))\n", smtExp)
-	for i, a := range args {
+	fmt.Fprintf(&b, "(assert (= (%s 0.0) 1.0))\n(assert (= (%s 1.0) 0.0))\n", smtExp, smtLog)
+	for i, a := range f.exps {
 		fmt.Fprintf(&b, "(assert (< 0.0 (%s %s)))\n", smtExp, a)
-		for _, c := range args[i:] {
+		if len(f.logs) > 0 {
+			fmt.Fprintf(&b, "(assert (= (%s (%s %s)) %s))\n", smtLog, smtExp, a, a)
+		}
+		for _, c := range f.exps[i:] {
 			fmt.Fprintf(&b, "(assert (= (* (%s %s) (%s %s)) (%s (+ %s %s))))\n", smtExp, a, smtExp, c, smtExp, a, c)
+			if c != a {
+				fmt.Fprintf(&b, "(assert (= (< %s %s) (< (%s %s) (%s %s))))\n", a, c, smtExp, a, smtExp, c)
+			}
 		}
 	}
+	for i, a := range f.logs {
+		fmt.Fprintf(&b, "(assert (=> (< 0.0 %s) (= (%s (%s %s)) %s)))\n", a, smtExp, smtLog, a, a)
+		for _, c := range f.logs[i:] {
+			pos := fmt.Sprintf("(and (< 0.0 %s) (< 0.0 %s))", a, c)
+			fmt.Fprintf(&b, "(assert (=> %s (= (%s (* %s %s)) (+ (%s %s) (%s %s)))))\n", pos, smtLog, a, c, smtLog, a, smtLog, c)
+			if c != a {
+				fmt.Fprintf(&b, "(assert (=> %s (= (< %s %s) (< (%s %s) (%s %s)))))\n", pos, a, c, smtLog, a, smtLog, c)
+			}
+		}
+	}
+	return b.String()
+}
+
+// quantifiedAxioms writes, for a query whose claim is under quantifiers
+// (its terms may read the bound variables, so no ground instance
+// covers them), the facts as quantified formulas: exp(a) > 0,
+// log(exp(a)) = a, exp(log(a)) = a for a > 0. They are true of the real
+// functions, so an unsat answer is still a proof for them.
+func (f *smtFuncs) quantifiedAxioms() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "(assert (forall ((a Real)) (! (and (< 0.0 (%s a)) (= (%s (%s a)) a)) :pattern ((%s a)))))\n", smtExp, smtLog, smtExp, smtExp)
+	fmt.Fprintf(&b, "(assert (forall ((a Real)) (! (=> (< 0.0 a) (= (%s (%s a)) a)) :pattern ((%s a)))))\n", smtExp, smtLog, smtLog)
 	return b.String()
 }
 
@@ -381,15 +444,26 @@ func (tr *smtTranslator) expr(e *assoc.Expr) (smtTerm, error) {
 	case assoc.OpCast:
 		val, err := tr.cast(args[0].val, e.Args[0].Type, e.Type)
 		return smtTerm{val, args[0].def}, err
-	case assoc.OpExp:
-		if !e.Type.Float() || !tr.opts.Real || tr.exps == nil {
-			return smtTerm{}, fmt.Errorf("assoc: exp on %v is translated over the reals only (Options.Real), in associativity, commutativity and equality queries", e.Type)
+	case assoc.OpExp, assoc.OpLog:
+		if !e.Type.Float() || !tr.opts.Real || tr.fns == nil {
+			return smtTerm{}, fmt.Errorf("assoc: %v on %v is translated over the reals only (Options.Real), in associativity, commutativity, identity and equality queries", e.Op, e.Type)
 		}
-		a := args[0].val
-		if !slices.Contains(*tr.exps, a) {
-			*tr.exps = append(*tr.exps, a)
+		a := args[0]
+		if e.Op == assoc.OpExp {
+			return smtTerm{tr.fns.add(smtExp, a.val), a.def}, nil
 		}
-		return smtTerm{"(" + smtExp + " " + a + ")", args[0].def}, nil
+		// The real logarithm is defined for a > 0 only (C's log gives
+		// NaN or −∞ otherwise, which no real is).
+		return smtTerm{tr.fns.add(smtLog, a.val), smtAnd(a.def, "(< 0.0 "+a.val+")")}, nil
+	case assoc.OpAbs:
+		a := args[0]
+		switch {
+		case !e.Type.Float():
+			return smtTerm{}, fmt.Errorf("assoc: fabs on %v", e.Type)
+		case tr.opts.Real:
+			return smtTerm{"(let (($a " + a.val + ")) (ite (< $a 0.0) (- $a) $a))", a.def}, nil
+		}
+		return smtTerm{"(fp.abs " + a.val + ")", a.def}, nil
 	case assoc.OpSelect:
 		if e.Args[0].Type != assoc.Bool {
 			return smtTerm{}, fmt.Errorf("assoc: select condition of type %v", e.Args[0].Type)
