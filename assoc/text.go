@@ -204,6 +204,9 @@ var binPrec = map[Op]int{
 type printer struct {
 	sb    *strings.Builder
 	short bool
+	// floatCall asks the next node, a float32 exp, log or fabs that a
+	// conversion reads, for its float name.
+	floatCall bool
 }
 
 // expr writes e, in parentheses when its precedence is below prec.
@@ -240,9 +243,15 @@ func (pr *printer) expr(e *Expr, prec int) {
 	case OpCast, OpExp, OpLog, OpAbs:
 		if e.Op.Math() {
 			sb.WriteString(mathNames[e.Op])
+			if pr.floatCall {
+				sb.WriteByte('f') // converted: expf, logf, fabsf
+			}
 		} else {
 			sb.WriteString(castName[e.Type])
 		}
+		// A float function converted reads back in double unless
+		// written with its float name (typer.expr).
+		pr.floatCall = e.Op == OpCast && e.Args[0].Op.Math() && e.Args[0].Type == Float32
 		sb.WriteByte('(')
 		pr.expr(e.Args[0], 0)
 		sb.WriteByte(')')

@@ -160,7 +160,7 @@ func TestParseMath(t *testing.T) {
 		{"f() = fabs(f()) + fabs(in(r))", []Type{Float64}, "fabs(x) + fabs(in(r))"},
 		{"f() = fmaxf(f(), fabsf(in(r)))", []Type{Float32}, "max(x, fabs(in(r)))"},
 		{"f() = f() + (int)fabs(in(r))", []Type{Int32}, "x + i32(fabs(in(r)))"},
-		{"f() = f() + fabsf(in(r))", []Type{Int32}, "x + i32(fabs(in(r)))"},
+		{"f() = f() + fabsf(in(r))", []Type{Int32}, "x + i32(fabsf(in(r)))"},
 		{"f() = log(f(), 2)", []Type{Float64}, ""},
 	}
 	for _, tc := range tests {
@@ -177,6 +177,9 @@ func TestParseMath(t *testing.T) {
 		}
 		if got := tp.String(); got != tc.want {
 			t.Errorf("ParseUpdate(%q) = %s, want %s", tc.src, got, tc.want)
+		}
+		if back, err := ParseTupleTypes(tp.String(), tc.types); err != nil || !back.Elems[0].Equal(tp.Elems[0]) {
+			t.Errorf("%s read back as %v, %v", tp, back, err)
 		}
 	}
 	tp, err := ParseUpdateTypes("f() = f() + fabsf(in(r))", []Type{Int32})
@@ -235,7 +238,8 @@ func TestRoundTrip(t *testing.T) {
 // and nothing may panic.
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{"x + y", "max(min(x, k), y)", "select(x < y, x, y)", "x ? y : -3", "{x0 + y0, x1 * y1}",
-		"a[i] + in(r)", "-(-x)", "x - -2147483648", "!(x && y) || k", "x >= y ^ 7", "0x1f % k"} {
+		"a[i] + in(r)", "-(-x)", "x - -2147483648", "!(x && y) || k", "x >= y ^ 7", "0x1f % k",
+		"log(exp(x) + exp(y))", "fabs(x) * fabsf(in(r))", "i32(logf(k))"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
