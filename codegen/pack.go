@@ -40,6 +40,16 @@ type Packed struct {
 	Terms        []PackTerm
 	// Diag, when set, cuts the box to a triangle (see PackDiag).
 	Diag *PackDiag
+	// KDiag, when set, is the one constraint that ties K to I: K ≤ I + B
+	// when Upper, K ≥ I + B otherwise (trmm's k > i). Each row block
+	// then sums its terms of the triangle's edge in masked loops, and
+	// those of the rest of the k range in packed blocks, in increasing k.
+	KDiag *PackDiag
+	// LiveIn reports that a Y factor reads W's array, at elements whose
+	// values the region had on entry (no write reaches the read: trmm's
+	// B[k][j] for k > i), in W's own column: Y is then packed whole, per
+	// block of columns, before any element of those columns is written.
+	LiveIn bool
 	// MR×NR is the register block (NR a multiple of the vector length),
 	// MC, KC, NC the blocks of i, k and j packed at once.
 	MR, NR, MC, KC, NC int
@@ -90,6 +100,10 @@ type PackOptions struct {
 	// (its loop group's marks); nil packs every product, in parallel
 	// when Parallel is set.
 	Marks func(level int) (pack, parallel bool)
+	// LiveIn, when set, reports whether access a of statement st reads
+	// only values the region had on entry (no dependence flows into it);
+	// nil: no factor may read the array a product writes.
+	LiveIn func(st, a int) bool
 }
 
 // The block sizes of a packed product: MC rows of X and KC steps of k
@@ -140,7 +154,12 @@ func Pack(b *Block, p, orig *ir.Program, opt PackOptions) []int {
 		if len(stmts) != 1 || slices.Contains(done, stmts[0]) {
 			continue
 		}
-		pk, ok := packable(orig, stmts[0])
+		var liveIn func(int) bool
+		if opt.LiveIn != nil {
+			st := stmts[0]
+			liveIn = func(a int) bool { return opt.LiveIn(st, a) }
+		}
+		pk, ok := packable(orig, stmts[0], liveIn)
 		if !ok || instancesOf([]Node{l}, stmts[0]) != instancesOf(b.Body, stmts[0]) || slices.ContainsFunc(guard, func(c Cond) bool { return len(c.Divs) > 0 }) {
 			continue // some of its instances run elsewhere
 		}
@@ -179,17 +198,18 @@ func instancesOf(ns []Node, s int) int {
 // Packable reports whether statement s of p is a matrix product Pack can
 // run as packed blocks, when its loops hold nothing else (see packable).
 func Packable(p *ir.Program, s int) bool {
-	_, ok := packable(p, s)
+	_, ok := packable(p, s, nil)
 	return ok
 }
 
 // packable returns statement s of orig as a Packed product, or false:
 // W[..] += a sum of products X * Y over a box of three counters, or a
-// triangle of one (PackDiag), W's subscripts one counter I and one J
-// each (with coefficient ±1; the others constant), each X over I and K,
-// each Y over K and J, no factor reading W, every value of one floating
-// type.
-func packable(orig *ir.Program, s int) (*Packed, bool) {
+// triangle of one (PackDiag: J against I, or K against I), W's subscripts
+// one counter I and one J each (with coefficient ±1; the others
+// constant), each X over I and K, each Y over K and J, no factor reading
+// W's array but a Y whose reads of it liveIn accepts, in W's column
+// (Packed.LiveIn), every value of one floating type.
+func packable(orig *ir.Program, s int, liveIn func(a int) bool) (*Packed, bool) {
 	st := orig.Stmts[s]
 	if st.Depth() != 3 || st.Op != ir.AddAssign || len(st.Domain.Divs) > 0 {
 		return nil, false
@@ -250,7 +270,7 @@ func packable(orig *ir.Program, s int) (*Packed, bool) {
 	if !sum(st.RHS) {
 		return nil, false
 	}
-	sideOf := func(e ir.Expr) (uses [3]bool, ok bool) {
+	sideOf := func(e ir.Expr) (uses [3]bool, readsW []int, ok bool) {
 		ok = true
 		var visit func(e ir.Expr)
 		visit = func(e ir.Expr) {
@@ -260,7 +280,10 @@ func packable(orig *ir.Program, s int) (*Packed, bool) {
 				uses[e.Level] = true
 			case *ir.Load:
 				a := st.Accesses[e.Access]
-				if a.Array == w.Array || orig.Arrays[a.Array].Members != nil {
+				if a.Array == w.Array {
+					readsW = append(readsW, e.Access)
+				}
+				if orig.Arrays[a.Array].Members != nil {
 					ok = false
 				}
 				for _, x := range a.Index {
@@ -285,22 +308,48 @@ func packable(orig *ir.Program, s int) (*Packed, bool) {
 			}
 		}
 		visit(e)
-		return uses, ok && e.Type() == t
+		return uses, readsW, ok && e.Type() == t
+	}
+	// column reports whether access a of W's array reads an element of
+	// W's column and a row that does not move with I or J: then writes
+	// to W's columns of a block of J reach no read of another block.
+	column := func(a int) bool {
+		if liveIn == nil || !liveIn(a) {
+			return false
+		}
+		y := st.Accesses[a]
+		for d, x := range y.Index {
+			wx := w.Index[d]
+			if wx.Iter[pk.J] != 0 {
+				if !x.Equal(wx) {
+					return false
+				}
+			} else if x.Iter[pk.I] != 0 || x.Iter[pk.J] != 0 {
+				return false
+			}
+		}
+		return true
 	}
 	for _, mul := range muls {
-		ux, okx := sideOf(mul.X)
-		uy, oky := sideOf(mul.Y)
+		ux, wx, okx := sideOf(mul.X)
+		uy, wy, oky := sideOf(mul.Y)
 		if !okx || !oky {
 			return nil, false
 		}
+		tm := PackTerm{X: mul.X, Y: mul.Y, Node: mul}
 		switch {
 		case !ux[pk.J] && !uy[pk.I]:
-			pk.Terms = append(pk.Terms, PackTerm{X: mul.X, Y: mul.Y, Node: mul})
 		case !uy[pk.J] && !ux[pk.I]:
-			pk.Terms = append(pk.Terms, PackTerm{X: mul.Y, Y: mul.X, Node: mul})
+			tm.X, tm.Y = mul.Y, mul.X
+			wx, wy = wy, wx
 		default:
 			return nil, false
 		}
+		if len(wx) > 0 || slices.ContainsFunc(wy, func(a int) bool { return !column(a) }) {
+			return nil, false
+		}
+		pk.LiveIn = pk.LiveIn || len(wy) > 0
+		pk.Terms = append(pk.Terms, tm)
 	}
 	// The box: one lower and one upper bound per counter, over the
 	// parameters, and at most one constraint J − I against a constant.
@@ -315,7 +364,16 @@ func packable(orig *ir.Program, s int) (*Packed, bool) {
 				l, n = m, n+1
 			}
 		}
-		if n == 2 && pk.Diag == nil && allZero(c.Aff.Param) && c.Iter[pk.K] == 0 && c.Iter[pk.I]*c.Iter[pk.J] == -1 {
+		if n == 2 && pk.Diag == nil && pk.KDiag == nil && allZero(c.Aff.Param) && c.Iter[pk.J] == 0 && c.Iter[pk.I]*c.Iter[pk.K] == -1 {
+			// K − I + b ≥ 0: K ≥ I − b; I − K + b ≥ 0: K ≤ I + b.
+			if c.Iter[pk.K] == 1 {
+				pk.KDiag = &PackDiag{B: -c.Aff.Const}
+			} else {
+				pk.KDiag = &PackDiag{Upper: true, B: c.Aff.Const}
+			}
+			continue
+		}
+		if n == 2 && pk.Diag == nil && pk.KDiag == nil && allZero(c.Aff.Param) && c.Iter[pk.K] == 0 && c.Iter[pk.I]*c.Iter[pk.J] == -1 {
 			// I − J + b ≥ 0: J ≤ I + b; J − I + b ≥ 0: J ≥ I − b.
 			if c.Iter[pk.I] == 1 {
 				pk.Diag = &PackDiag{Upper: true, B: c.Aff.Const}
@@ -363,6 +421,9 @@ func packable(orig *ir.Program, s int) (*Packed, bool) {
 			}
 		}
 	}
+	if dg := pk.KDiag; dg != nil && !pk.kBounds(&seenLo, &seenHi) || pk.LiveIn && pk.Diag != nil {
+		return nil, false
+	}
 	if seenLo != [3]bool{true, true, true} || seenHi != [3]bool{true, true, true} {
 		return nil, false
 	}
@@ -388,6 +449,45 @@ func packable(orig *ir.Program, s int) (*Packed, bool) {
 		}
 	}
 	return pk, true
+}
+
+// kBounds completes and tightens the bounds of I and K that the
+// constraint KDiag and the other's bounds give: every row of the box then
+// meets some k and every k some row (the statement reads each packed
+// element, and writes each row it loads), with I's bounds given. False
+// when the bounds needed differ by more than a constant.
+func (pk *Packed) kBounds(seenLo, seenHi *[3]bool) bool {
+	const i, k = 0, 2
+	dg := pk.KDiag
+	shift := func(a ir.Aff, c int64) ir.Aff { a = a.Clone(); a.Const += c; return a }
+	// tighten sets bound d of slot to src + c when it is missing, or
+	// when it is looser (further from the box's inside, on the side
+	// lower says) than that.
+	tighten := func(bounds *[3]ir.Aff, seen *[3]bool, slot int, src ir.Aff, c int64, lower bool) bool {
+		want := shift(src, c)
+		if !seen[slot] {
+			seen[slot], bounds[slot] = true, want
+			return true
+		}
+		diff, ok := constDiff(bounds[slot], want)
+		if !ok {
+			return false
+		}
+		if lower && diff < 0 || !lower && diff > 0 {
+			bounds[slot] = want
+		}
+		return true
+	}
+	if !seenLo[i] || !seenHi[i] {
+		return false
+	}
+	if dg.Upper { // K ≤ I + B: K below I's last row + B, I from K's first − B
+		return tighten(&pk.Upper, seenHi, k, pk.Upper[i], dg.B, false) &&
+			seenLo[k] && tighten(&pk.Lower, seenLo, i, pk.Lower[k], -dg.B, true)
+	}
+	// K ≥ I + B: K from I's first row + B, I below K's last − B.
+	return tighten(&pk.Lower, seenLo, k, pk.Lower[i], dg.B, true) &&
+		seenHi[k] && tighten(&pk.Upper, seenHi, i, pk.Upper[k], -dg.B, false)
 }
 
 // constDiff returns a − b when it is a constant (the same parameter
@@ -502,8 +602,15 @@ func (pr *printer) packed(n *Packed, depth int) {
 		}
 		return fmt.Sprint(q + 1)
 	}
+	// whole: Y packed over the whole k range per block of columns
+	// (KDiag, LiveIn), else over one block of k at a time.
+	whole := n.KDiag != nil || n.LiveIn
+	bRows := fmt.Sprint(n.KC)
+	if whole {
+		bRows = "nestor_nk"
+	}
 	for q := range n.Terms {
-		line("%s *nestor_Bp%s = (%s *) __builtin_malloc(sizeof(%s) * %d * %d);", t, sfx(q), t, t, n.KC, n.NC)
+		line("%s *nestor_Bp%s = (%s *) __builtin_malloc(sizeof(%s) * %s * %d);", t, sfx(q), t, t, bRows, n.NC)
 	}
 	if n.Parallel {
 		line("#pragma omp parallel if(nestor_ni > %d)", n.MC)
@@ -513,100 +620,187 @@ func (pr *printer) packed(n *Packed, depth int) {
 	for q := range n.Terms {
 		line("%s *nestor_Ap%s = (%s *) __builtin_malloc(sizeof(%s) * %d * %d);", t, sfx(q), t, t, n.MC, n.KC)
 	}
-	line("for (%s nestor_jc = 0; nestor_jc < nestor_nj; nestor_jc += %d)", ct, n.NC)
-	d++
-	line("for (%s nestor_pc = 0; nestor_pc < nestor_nk; nestor_pc += %d) {", ct, n.KC)
-	d++
-	line("%s nestor_nc = nestor_min(%d, nestor_nj - nestor_jc), nestor_kc = nestor_min(%d, nestor_nk - nestor_pc);", ct, n.NC, n.KC)
 	// pack prints the loops that copy a block of each term's side into
-	// its buffer; one statement per term.
-	pack := func(ctr, sz, count string, width int, buf string, side func(PackTerm) ir.Expr, at [3]string) {
+	// its buffer; one statement per term. The block's k steps are
+	// nestor_p < kc, from k offset pc; its rows or columns nestor_<ctr>r
+	// < nestor_<sz>c, in panels of width.
+	pack := func(ctr, sz, count string, width int, buf, kc, stride string, side func(PackTerm) ir.Expr, at [3]string) {
 		line("for (%s nestor_%sr = 0; nestor_%sr < nestor_%sc; nestor_%sr += %d)", ct, ctr, ctr, sz, ctr, width)
 		open := ""
 		if len(n.Terms) > 1 {
 			open = " {"
 		}
-		line("  for (%s nestor_p = 0; nestor_p < nestor_kc; nestor_p++)%s", ct, open)
+		line("  for (%s nestor_p = 0; nestor_p < %s; nestor_p++)%s", ct, kc, open)
 		for q, tm := range n.Terms {
 			line("    for (%s nestor_%s = 0; nestor_%s < %d; nestor_%s++)", ct, count, count, width, count)
-			line("      %s%s[nestor_%sr * nestor_kc + nestor_p * %d + nestor_%s] = nestor_%sr + nestor_%s < nestor_%sc ? %s : 0;", buf, sfx(q), ctr, width, count, ctr, count, sz,
+			line("      %s%s[nestor_%sr * %s + nestor_p * %d + nestor_%s] = nestor_%sr + nestor_%s < nestor_%sc ? %s : 0;", buf, sfx(q), ctr, stride, width, count, ctr, count, sz,
 				expr(side(tm), at))
 		}
 		if len(n.Terms) > 1 {
 			line("  }")
 		}
 	}
-	if n.Parallel {
-		line("#pragma omp for")
-	}
-	pack("j", "n", "v", n.NR, "nestor_Bp", func(tm PackTerm) ir.Expr { return tm.Y }, [3]string{"", j("nestor_jc", "nestor_jr", "nestor_v"), k("nestor_pc", "nestor_p")})
-	if n.Parallel {
-		if n.Diag != nil {
-			// The rows of a triangle hold unequal work: blocks in turn.
-			line("#pragma omp for schedule(static, 1)")
+	// micro prints the micro-kernels of a row block's k block (nestor_pc,
+	// nestor_kc): over each MR×NR block of W, an accumulator block loaded,
+	// the k steps added, stored; bStride and bRow index the Y buffer.
+	micro := func(bStride, bRow string) {
+		line("for (%s nestor_jr = 0; nestor_jr < nestor_nc; nestor_jr += %d)", ct, n.NR)
+		line("  for (%s nestor_ir = 0; nestor_ir < nestor_mc; nestor_ir += %d) {", ct, n.MR)
+		d += 2
+		ij := [3]string{i("nestor_ic", "nestor_ir", "nestor_r"), j("nestor_jc", "nestor_jr", "nestor_v"), ""}
+		line("%s nestor_mr = nestor_min(%d, nestor_mc - nestor_ir), nestor_nr = nestor_min(%d, nestor_nc - nestor_jr);", ct, n.MR, n.NR)
+		in := ""
+		if dg := n.Diag; dg != nil {
+			// Column minus row, offsets from the box's corner, against the
+			// triangle's edge: an element is in the domain when it is on the
+			// edge's side, a block is skipped when none of its elements is.
+			dd, _ := constDiff(n.Lower[0], n.Lower[1])
+			dd += dg.B
+			if dg.Upper {
+				line("if (nestor_jc + nestor_jr - (nestor_ic + nestor_ir + nestor_mr - 1) > %d)", dd)
+				in = fmt.Sprintf("nestor_jc + nestor_jr + nestor_v - (nestor_ic + nestor_ir + nestor_r) <= %d", dd)
+			} else {
+				line("if (nestor_jc + nestor_jr + nestor_nr - 1 - (nestor_ic + nestor_ir) < %d)", dd)
+				in = fmt.Sprintf("nestor_jc + nestor_jr + nestor_v - (nestor_ic + nestor_ir + nestor_r) >= %d", dd)
+			}
+			line("  continue; /* the block lies outside the triangle */")
+		}
+		line("%s nestor_c[%d][%d];", t, n.MR, n.NR)
+		line("for (%s nestor_r = 0; nestor_r < %d; nestor_r++)", ct, n.MR)
+		line("  for (%s nestor_v = 0; nestor_v < %d; nestor_v++)", ct, n.NR)
+		if in != "" {
+			line("    nestor_c[nestor_r][nestor_v] = nestor_r < nestor_mr && nestor_v < nestor_nr && %s ? %s : 0;", in, elem(ij))
 		} else {
+			line("    nestor_c[nestor_r][nestor_v] = nestor_r < nestor_mr && nestor_v < nestor_nr ? %s : 0;", elem(ij))
+		}
+		line("for (%s nestor_p = 0; nestor_p < nestor_kc; nestor_p++)", ct)
+		line("  for (%s nestor_r = 0; nestor_r < %d; nestor_r++) {", ct, n.MR)
+		for q := range n.Terms {
+			line("    %s nestor_a%s = nestor_Ap%s[nestor_ir * nestor_kc + nestor_p * %d + nestor_r];", t, sfx(q), sfx(q), n.MR)
+		}
+		line("    #pragma omp simd")
+		line("    for (%s nestor_v = 0; nestor_v < %d; nestor_v++)", ct, n.NR)
+		line("      nestor_c[nestor_r][nestor_v] += %s;", n.kernelSum(st.RHS, false, func(q int) string {
+			return fmt.Sprintf("nestor_a%s * nestor_Bp%s[nestor_jr * %s + %s * %d + nestor_v]", sfx(q), sfx(q), bStride, bRow, n.NR)
+		}))
+		line("  }")
+		line("for (%s nestor_r = 0; nestor_r < nestor_mr; nestor_r++)", ct)
+		line("  for (%s nestor_v = 0; nestor_v < nestor_nr; nestor_v++)", ct)
+		if in != "" {
+			line("    if (%s)", in)
+			line("      %s = nestor_c[nestor_r][nestor_v];", elem(ij))
+		} else {
+			line("    %s = nestor_c[nestor_r][nestor_v];", elem(ij))
+		}
+		d -= 2
+		line("  }")
+	}
+	packA := func() {
+		pack("i", "m", "r", n.MR, "nestor_Ap", "nestor_kc", "nestor_kc", func(tm PackTerm) ir.Expr { return tm.X }, [3]string{i("nestor_ic", "nestor_ir", "nestor_r"), "", k("nestor_pc", "nestor_p")})
+	}
+	if whole {
+		// Per block of columns: Y packed over the whole k range (before
+		// any of the block's columns of W is written: a live-in Y reads
+		// the values the region had on entry), then per block of rows
+		// the triangle's edge in masked loops and the rest of k in
+		// packed blocks, in increasing k.
+		var dd int64 // k offset ≥ (or ≤) i offset + dd
+		if n.KDiag != nil {
+			dd, _ = constDiff(n.Lower[0], n.Lower[2])
+			dd += n.KDiag.B
+		}
+		pr.used["nestor_max"] = true
+		line("for (%s nestor_jc = 0; nestor_jc < nestor_nj; nestor_jc += %d) {", ct, n.NC)
+		d++
+		line("%s nestor_nc = nestor_min(%d, nestor_nj - nestor_jc);", ct, n.NC)
+		if n.Parallel {
 			line("#pragma omp for")
 		}
-	}
-	line("for (%s nestor_ic = 0; nestor_ic < nestor_ni; nestor_ic += %d) {", ct, n.MC)
-	d++
-	line("%s nestor_mc = nestor_min(%d, nestor_ni - nestor_ic);", ct, n.MC)
-	pack("i", "m", "r", n.MR, "nestor_Ap", func(tm PackTerm) ir.Expr { return tm.X }, [3]string{i("nestor_ic", "nestor_ir", "nestor_r"), "", k("nestor_pc", "nestor_p")})
-	line("for (%s nestor_jr = 0; nestor_jr < nestor_nc; nestor_jr += %d)", ct, n.NR)
-	line("  for (%s nestor_ir = 0; nestor_ir < nestor_mc; nestor_ir += %d) {", ct, n.MR)
-	d += 2
-	ij := [3]string{i("nestor_ic", "nestor_ir", "nestor_r"), j("nestor_jc", "nestor_jr", "nestor_v"), ""}
-	line("%s nestor_mr = nestor_min(%d, nestor_mc - nestor_ir), nestor_nr = nestor_min(%d, nestor_nc - nestor_jr);", ct, n.MR, n.NR)
-	in := ""
-	if dg := n.Diag; dg != nil {
-		// Column minus row, offsets from the box's corner, against the
-		// triangle's edge: an element is in the domain when it is on the
-		// edge's side, a block is skipped when none of its elements is.
-		dd, _ := constDiff(n.Lower[0], n.Lower[1])
-		dd += dg.B
-		if dg.Upper {
-			line("if (nestor_jc + nestor_jr - (nestor_ic + nestor_ir + nestor_mr - 1) > %d)", dd)
-			in = fmt.Sprintf("nestor_jc + nestor_jr + nestor_v - (nestor_ic + nestor_ir + nestor_r) <= %d", dd)
-		} else {
-			line("if (nestor_jc + nestor_jr + nestor_nr - 1 - (nestor_ic + nestor_ir) < %d)", dd)
-			in = fmt.Sprintf("nestor_jc + nestor_jr + nestor_v - (nestor_ic + nestor_ir + nestor_r) >= %d", dd)
+		pack("j", "n", "v", n.NR, "nestor_Bp", "nestor_nk", "nestor_nk", func(tm PackTerm) ir.Expr { return tm.Y }, [3]string{"", j("nestor_jc", "nestor_jr", "nestor_v"), k("nestor_p")})
+		if n.Parallel {
+			// The rows of a triangle hold unequal work: blocks in turn.
+			line("#pragma omp for schedule(static, 1)")
 		}
-		line("  continue; /* the block lies outside the triangle */")
-	}
-	line("%s nestor_c[%d][%d];", t, n.MR, n.NR)
-	line("for (%s nestor_r = 0; nestor_r < %d; nestor_r++)", ct, n.MR)
-	line("  for (%s nestor_v = 0; nestor_v < %d; nestor_v++)", ct, n.NR)
-	if in != "" {
-		line("    nestor_c[nestor_r][nestor_v] = nestor_r < nestor_mr && nestor_v < nestor_nr && %s ? %s : 0;", in, elem(ij))
+		line("for (%s nestor_ic = 0; nestor_ic < nestor_ni; nestor_ic += %d) {", ct, n.MC)
+		d++
+		line("%s nestor_mc = nestor_min(%d, nestor_ni - nestor_ic);", ct, n.MC)
+		// The k offsets every row of the block takes: from e0 (K ≥ I + B)
+		// or up to e0 (K ≤ I + B); the edge's other rows take part of
+		// [e0, e1) or [e1, e0).
+		full := func() {
+			line("for (%s nestor_kc, nestor_pc = nestor_k0; nestor_pc < nestor_k1; nestor_pc += nestor_kc) {", ct)
+			d++
+			line("nestor_kc = nestor_min(%d, nestor_k1 - nestor_pc);", n.KC)
+			packA()
+			micro("nestor_nk", "(nestor_pc + nestor_p)")
+			d--
+			line("}")
+		}
+		edge := func(from, to string) {
+			line("for (%s nestor_ir = 0; nestor_ir < nestor_mc; nestor_ir++)", ct)
+			line("  for (%s nestor_p = %s; nestor_p < %s; nestor_p++) {", ct, from, to)
+			d += 2
+			ik := [3]string{i("nestor_ic", "nestor_ir"), "", k("nestor_p")}
+			for q, tm := range n.Terms {
+				line("%s nestor_a%s = %s;", t, sfx(q), expr(tm.X, ik))
+			}
+			line("for (%s nestor_jr = 0; nestor_jr < nestor_nc; nestor_jr += %d) {", ct, n.NR)
+			line("  %s nestor_nr = nestor_min(%d, nestor_nc - nestor_jr);", ct, n.NR)
+			line("  #pragma omp simd")
+			line("  for (%s nestor_v = 0; nestor_v < nestor_nr; nestor_v++)", ct)
+			line("    %s += %s;", elem([3]string{i("nestor_ic", "nestor_ir"), j("nestor_jc", "nestor_jr", "nestor_v"), ""}), n.kernelSum(st.RHS, false, func(q int) string {
+				return fmt.Sprintf("nestor_a%s * nestor_Bp%s[nestor_jr * nestor_nk + nestor_p * %d + nestor_v]", sfx(q), sfx(q), n.NR)
+			}))
+			line("}")
+			d -= 2
+			line("  }")
+		}
+		switch {
+		case n.KDiag == nil:
+			line("%s nestor_k0 = 0, nestor_k1 = nestor_nk;", ct)
+			full()
+		case !n.KDiag.Upper:
+			line("%s nestor_k0 = nestor_max(0, nestor_min(nestor_nk, nestor_ic + nestor_mc - 1 + %d)), nestor_k1 = nestor_nk;", ct, dd)
+			edge(fmt.Sprintf("nestor_max(0, nestor_ic + nestor_ir + %d)", dd), "nestor_k0")
+			full()
+		default:
+			line("%s nestor_k0 = 0, nestor_k1 = nestor_max(0, nestor_min(nestor_nk, nestor_ic + %d + 1));", ct, dd)
+			full()
+			edge("nestor_k1", fmt.Sprintf("nestor_min(nestor_nk, nestor_ic + nestor_ir + %d + 1)", dd))
+		}
+		d--
+		line("}")
+		d--
+		line("}")
 	} else {
-		line("    nestor_c[nestor_r][nestor_v] = nestor_r < nestor_mr && nestor_v < nestor_nr ? %s : 0;", elem(ij))
+		line("for (%s nestor_jc = 0; nestor_jc < nestor_nj; nestor_jc += %d)", ct, n.NC)
+		d++
+		line("for (%s nestor_pc = 0; nestor_pc < nestor_nk; nestor_pc += %d) {", ct, n.KC)
+		d++
+		line("%s nestor_nc = nestor_min(%d, nestor_nj - nestor_jc), nestor_kc = nestor_min(%d, nestor_nk - nestor_pc);", ct, n.NC, n.KC)
+		if n.Parallel {
+			line("#pragma omp for")
+		}
+		pack("j", "n", "v", n.NR, "nestor_Bp", "nestor_kc", "nestor_kc", func(tm PackTerm) ir.Expr { return tm.Y }, [3]string{"", j("nestor_jc", "nestor_jr", "nestor_v"), k("nestor_pc", "nestor_p")})
+		if n.Parallel {
+			if n.Diag != nil {
+				// The rows of a triangle hold unequal work: blocks in turn.
+				line("#pragma omp for schedule(static, 1)")
+			} else {
+				line("#pragma omp for")
+			}
+		}
+		line("for (%s nestor_ic = 0; nestor_ic < nestor_ni; nestor_ic += %d) {", ct, n.MC)
+		d++
+		line("%s nestor_mc = nestor_min(%d, nestor_ni - nestor_ic);", ct, n.MC)
+		packA()
+		micro("nestor_kc", "nestor_p")
+		d--
+		line("}")
+		d--
+		line("}")
+		d--
 	}
-	line("for (%s nestor_p = 0; nestor_p < nestor_kc; nestor_p++)", ct)
-	line("  for (%s nestor_r = 0; nestor_r < %d; nestor_r++) {", ct, n.MR)
-	for q := range n.Terms {
-		line("    %s nestor_a%s = nestor_Ap%s[nestor_ir * nestor_kc + nestor_p * %d + nestor_r];", t, sfx(q), sfx(q), n.MR)
-	}
-	line("    #pragma omp simd")
-	line("    for (%s nestor_v = 0; nestor_v < %d; nestor_v++)", ct, n.NR)
-	line("      nestor_c[nestor_r][nestor_v] += %s;", n.kernelSum(st.RHS, false, func(q int) string {
-		return fmt.Sprintf("nestor_a%s * nestor_Bp%s[nestor_jr * nestor_kc + nestor_p * %d + nestor_v]", sfx(q), sfx(q), n.NR)
-	}))
-	line("  }")
-	line("for (%s nestor_r = 0; nestor_r < nestor_mr; nestor_r++)", ct)
-	line("  for (%s nestor_v = 0; nestor_v < nestor_nr; nestor_v++)", ct)
-	if in != "" {
-		line("    if (%s)", in)
-		line("      %s = nestor_c[nestor_r][nestor_v];", elem(ij))
-	} else {
-		line("    %s = nestor_c[nestor_r][nestor_v];", elem(ij))
-	}
-	d -= 2
-	line("  }")
-	d--
-	line("}")
-	d--
-	line("}")
-	d--
 	for q := range n.Terms {
 		line("__builtin_free(nestor_Ap%s);", sfx(q))
 	}

@@ -42,7 +42,7 @@ void f(int n, double alpha, double C[n][n], double D[2 * n], double A[n][n], dou
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, ok := packable(f.Scops[0].Prog, 0)
+			_, ok := packable(f.Scops[0].Prog, 0, nil)
 			if ok != c.ok {
 				t.Errorf("packable: %v, want %v", ok, c.ok)
 			}
@@ -73,8 +73,43 @@ void f(int n, double alpha, double C[n][n], double D[2 * n], double A[n][n], dou
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, ok := packable(f.Scops[0].Prog, 0); ok != c.ok {
+			if _, ok := packable(f.Scops[0].Prog, 0, nil); ok != c.ok {
 				t.Errorf("packable: %v, want %v", ok, c.ok)
+			}
+		})
+	}
+}
+
+// TestPackableTriangleK: a triangle in k (trmm's k > i), and a factor
+// that reads the array the product writes where its reads see the
+// region's initial values (liveIn) and in the written element's column.
+func TestPackableTriangleK(t *testing.T) {
+	for _, c := range []struct {
+		name, kloop, body string
+		liveIn, ok        bool
+	}{
+		{"k above i", "k = i + 1; k < n; k++", "C[i][j] += A[k][i] * B[k][j];", false, true},
+		{"k up to i", "k = 0; k <= i; k++", "C[i][j] += A[i][k] * B[k][j];", false, true},
+		{"k from i - 2", "k = i - 2; k < n; k++", "C[i][j] += A[i][k] * B[k][j];", false, true},
+		{"in place, initial values", "k = i + 1; k < n; k++", "B[i][j] += A[k][i] * B[k][j];", true, true},
+		{"in place, values written before", "k = i + 1; k < n; k++", "B[i][j] += A[k][i] * B[k][j];", false, false},
+		{"in place, another column", "k = i + 1; k < n; k++", "B[i][j] += A[k][i] * B[j][k];", true, false},
+		{"in place, read by the row factor", "k = i + 1; k < n; k++", "B[i][j] += B[i][k] * A[k][j];", true, false},
+		{"k tied to j", "k = j; k < n; k++", "C[i][j] += A[i][k] * B[k][j];", false, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			src := "void f(int n, double C[n][n], double A[n][n], double B[n][n]) {\n#pragma scop\n  for (int i = 0; i < n; i++)\n" +
+				"    for (int j = 0; j < n; j++)\n      for (int " + c.kloop + ")\n        " + c.body + "\n#pragma endscop\n}\n"
+			f, err := frontend.Parse("k.c", []byte(src), frontend.Config{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			pk, ok := packable(f.Scops[0].Prog, 0, func(int) bool { return c.liveIn })
+			if ok != c.ok {
+				t.Fatalf("packable: %v, want %v", ok, c.ok)
+			}
+			if ok && pk.KDiag == nil {
+				t.Errorf("no triangle in k")
 			}
 		})
 	}

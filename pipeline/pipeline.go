@@ -503,7 +503,29 @@ func packPass(s *region, opt *Options) error {
 	}
 	vb := opt.Target().VectorBytes
 	marks := func(level int) (bool, bool) { m := s.marks(level); return m.Pack, m.Parallel }
-	for _, st := range codegen.Pack(s.tree, s.Prog, orig, codegen.PackOptions{VectorBytes: vb, Marks: marks}) {
+	// A factor may read the array its product writes where no
+	// dependence flows into the read (trmm's B[k][j], k > i): it reads
+	// the values the region had on entry. The dependences are computed
+	// only for such a product.
+	var g *deps.Graph
+	liveIn := func(st, a int) bool {
+		if g == nil {
+			var err error
+			if g, err = deps.Analyze(orig); err != nil {
+				g = &deps.Graph{Exhausted: true}
+			}
+		}
+		if g.Exhausted {
+			return false
+		}
+		for _, e := range g.Edges {
+			if e.Kind == deps.Flow && e.Target == st && e.TargetAccess == a {
+				return false
+			}
+		}
+		return true
+	}
+	for _, st := range codegen.Pack(s.tree, s.Prog, orig, codegen.PackOptions{VectorBytes: vb, Marks: marks, LiveIn: liveIn}) {
 		opt.note(s.Scop, "%s at %s runs as packed blocks (a BLIS-style matrix product)", s.Prog.Stmts[st].Name, s.Prog.Stmts[st].Pos)
 	}
 	return nil
