@@ -181,6 +181,17 @@ func Recognize(update Tuple, opts MatchOptions) (*Match, error) {
 			}
 		}
 	}
+	// An unsigned update of the ring's operations alone computes the
+	// bits the signed one of its width computes with wrapping: the signed
+	// tables' operators proved with wrapping hold for it too.
+	if signed, ok := ringSigned(update); ok {
+		wrap := opts
+		wrap.Wrap = true
+		m2, err2 := Recognize(signed, wrap)
+		if err2 == nil {
+			return m2.retyped(unsignedOf), nil
+		}
+	}
 	// Only the refusal the caller sees gets the closure test: it costs
 	// milliseconds, most for an associative update, whose closure it
 	// exhausts, and one the larger operators recognize must not pay it.
@@ -191,6 +202,86 @@ func Recognize(update Tuple, opts MatchOptions) (*Match, error) {
 		return nil, na
 	}
 	return nil, err
+}
+
+// ringOps are the operations that compute the same bits on signed
+// integers with wrapping as on the unsigned ones of their width.
+var ringOps = map[Op]bool{OpX: true, OpY: true, OpK: true, OpConst: true, OpVar: true, OpNeg: true, OpAdd: true, OpSub: true, OpMul: true}
+
+// signedOf and unsignedOf map uint32 and uint64 to int32 and int64, and
+// back; other types map to themselves.
+func signedOf(t Type) Type {
+	return map[Type]Type{Uint32: Int32, Uint64: Int64}[t]
+}
+
+func unsignedOf(t Type) Type {
+	if u, ok := map[Type]Type{Int32: Uint32, Int64: Uint64}[t]; ok {
+		return u
+	}
+	return t
+}
+
+// ringSigned returns update over uint32 or uint64 as the same update over
+// int32 or int64, when it uses only the ring's operations (ringOps).
+func ringSigned(update Tuple) (Tuple, bool) {
+	ok := true
+	for _, e := range update.Elems {
+		e.Walk(func(x *Expr) bool {
+			ok = ok && ringOps[x.Op] && signedOf(x.Type) != 0
+			return ok
+		})
+	}
+	if !ok {
+		return Tuple{}, false
+	}
+	return retypeTuple(update, signedOf), true
+}
+
+// retype returns a copy of e with every node's type mapped by f (the
+// values keep their bits: the widths are the same).
+func retype(e *Expr, f func(Type) Type) *Expr {
+	if e == nil {
+		return nil
+	}
+	c := e.Clone()
+	c.Walk(func(x *Expr) bool { x.Type = f(x.Type); return true })
+	return c
+}
+
+func retypeTuple(tp Tuple, f func(Type) Type) Tuple {
+	out := Tuple{Elems: make([]*Expr, len(tp.Elems))}
+	for i, e := range tp.Elems {
+		out.Elems[i] = retype(e, f)
+	}
+	return out
+}
+
+func retypeAll(es []*Expr, f func(Type) Type) []*Expr {
+	if es == nil {
+		return nil
+	}
+	out := make([]*Expr, len(es))
+	for i, e := range es {
+		out[i] = retype(e, f)
+	}
+	return out
+}
+
+// retyped returns m with its expressions' types mapped by f (a match of
+// ringSigned's update, back in the unsigned types); its parts keep the
+// signed entries that matched.
+func (m *Match) retyped(f func(Type) Type) *Match {
+	out := *m
+	out.Operator.Tuple = retypeTuple(m.Operator.Tuple, f)
+	out.Identity = retypeAll(m.Identity, f)
+	out.Y = retypeAll(m.Y, f)
+	out.Update = retypeTuple(m.Update, f)
+	out.Parts = make([]Part, len(m.Parts))
+	for i, p := range m.Parts {
+		out.Parts[i] = p
+		out.Parts[i].K = retypeAll(p.K, f)
+	}
+	return &out
 }
 
 // hasMore reports whether a type of update has larger operators shipped

@@ -91,6 +91,12 @@ func (t *tupler) named(e ir.Expr) (*assoc.Expr, error) {
 			if x.Type == at {
 				return x, nil
 			}
+			if x.Op == assoc.OpConst {
+				// A converted literal is the literal of the type.
+				if v, err := assoc.Eval(assoc.Cast(x, at), assoc.Env{}); err == nil {
+					return assoc.Const(v, at), nil
+				}
+			}
 			return assoc.Cast(x, at), nil
 		}
 	}
