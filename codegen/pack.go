@@ -605,12 +605,18 @@ func (pr *printer) packed(n *Packed, depth int) {
 	// whole: Y packed over the whole k range per block of columns
 	// (KDiag, LiveIn), else over one block of k at a time.
 	whole := n.KDiag != nil || n.LiveIn
-	bRows := fmt.Sprint(n.KC)
 	if whole {
-		bRows = "nestor_nk"
-	}
-	for q := range n.Terms {
-		line("%s *nestor_Bp%s = (%s *) __builtin_malloc(sizeof(%s) * %s * %d);", t, sfx(q), t, t, bRows, n.NC)
+		// A block of columns as wide as keeps Y's buffer at KC×NC
+		// elements: fresh memory costs a page fault per page on its
+		// first call.
+		line("%s nestor_ncb = nestor_max(%d, nestor_min(%d, %d / nestor_max(nestor_nk, 1) / %d * %d));", ct, n.NR, n.NC, n.KC*n.NC, n.NR, n.NR)
+		for q := range n.Terms {
+			line("%s *nestor_Bp%s = (%s *) __builtin_malloc(sizeof(%s) * nestor_nk * nestor_ncb);", t, sfx(q), t, t)
+		}
+	} else {
+		for q := range n.Terms {
+			line("%s *nestor_Bp%s = (%s *) __builtin_malloc(sizeof(%s) * %d * %d);", t, sfx(q), t, t, n.KC, n.NC)
+		}
 	}
 	if n.Parallel {
 		line("#pragma omp parallel if(nestor_ni > %d)", n.MC)
@@ -710,13 +716,29 @@ func (pr *printer) packed(n *Packed, depth int) {
 			dd += n.KDiag.B
 		}
 		pr.used["nestor_max"] = true
-		line("for (%s nestor_jc = 0; nestor_jc < nestor_nj; nestor_jc += %d) {", ct, n.NC)
+		line("for (%s nestor_jc = 0; nestor_jc < nestor_nj; nestor_jc += nestor_ncb) {", ct)
 		d++
-		line("%s nestor_nc = nestor_min(%d, nestor_nj - nestor_jc);", ct, n.NC)
+		line("%s nestor_nc = nestor_min(nestor_ncb, nestor_nj - nestor_jc);", ct)
 		if n.Parallel {
 			line("#pragma omp for")
 		}
-		pack("j", "n", "v", n.NR, "nestor_Bp", "nestor_nk", "nestor_nk", func(tm PackTerm) ir.Expr { return tm.Y }, [3]string{"", j("nestor_jc", "nestor_jr", "nestor_v"), k("nestor_p")})
+		// Row by row of Y: each row's panels are contiguous in Y, and the
+		// k range is long (a panel at a time would walk a page per row);
+		// the copy loops have no condition, so that they vectorize.
+		line("for (%s nestor_p = 0; nestor_p < nestor_nk; nestor_p++)", ct)
+		line("  for (%s nestor_jr = 0; nestor_jr < nestor_nc; nestor_jr += %d) {", ct, n.NR)
+		d += 2
+		line("%s nestor_nr = nestor_min(%d, nestor_nc - nestor_jr);", ct, n.NR)
+		for q, tm := range n.Terms {
+			line("#pragma omp simd")
+			line("for (%s nestor_v = 0; nestor_v < nestor_nr; nestor_v++)", ct)
+			line("  nestor_Bp%s[nestor_jr * nestor_nk + nestor_p * %d + nestor_v] = %s;", sfx(q), n.NR,
+				expr(tm.Y, [3]string{"", j("nestor_jc", "nestor_jr", "nestor_v"), k("nestor_p")}))
+			line("for (%s nestor_v = nestor_nr; nestor_v < %d; nestor_v++)", ct, n.NR)
+			line("  nestor_Bp%s[nestor_jr * nestor_nk + nestor_p * %d + nestor_v] = 0;", sfx(q), n.NR)
+		}
+		d -= 2
+		line("  }")
 		if n.Parallel {
 			// The rows of a triangle hold unequal work: blocks in turn.
 			line("#pragma omp for schedule(static, 1)")
@@ -736,24 +758,36 @@ func (pr *printer) packed(n *Packed, depth int) {
 			d--
 			line("}")
 		}
+		// edge prints the masked loops of the triangle's edge: per panel
+		// of NR columns and row, a row of W in a local array (registers)
+		// along the row's k offsets [from, to), then stored.
 		edge := func(from, to string) {
-			line("for (%s nestor_ir = 0; nestor_ir < nestor_mc; nestor_ir++)", ct)
-			line("  for (%s nestor_p = %s; nestor_p < %s; nestor_p++) {", ct, from, to)
-			d += 2
+			line("for (%s nestor_jr = 0; nestor_jr < nestor_nc; nestor_jr += %d) {", ct, n.NR)
+			d++
+			line("%s nestor_nr = nestor_min(%d, nestor_nc - nestor_jr);", ct, n.NR)
+			line("for (%s nestor_ir = 0; nestor_ir < nestor_mc; nestor_ir++) {", ct)
+			d++
+			w := elem([3]string{i("nestor_ic", "nestor_ir"), j("nestor_jc", "nestor_jr", "nestor_v"), ""})
+			line("%s nestor_c[%d];", t, n.NR)
+			line("for (%s nestor_v = 0; nestor_v < %d; nestor_v++)", ct, n.NR)
+			line("  nestor_c[nestor_v] = nestor_v < nestor_nr ? %s : 0;", w)
+			line("for (%s nestor_p = %s; nestor_p < %s; nestor_p++) {", ct, from, to)
 			ik := [3]string{i("nestor_ic", "nestor_ir"), "", k("nestor_p")}
 			for q, tm := range n.Terms {
-				line("%s nestor_a%s = %s;", t, sfx(q), expr(tm.X, ik))
+				line("  %s nestor_a%s = %s;", t, sfx(q), expr(tm.X, ik))
 			}
-			line("for (%s nestor_jr = 0; nestor_jr < nestor_nc; nestor_jr += %d) {", ct, n.NR)
-			line("  %s nestor_nr = nestor_min(%d, nestor_nc - nestor_jr);", ct, n.NR)
 			line("  #pragma omp simd")
-			line("  for (%s nestor_v = 0; nestor_v < nestor_nr; nestor_v++)", ct)
-			line("    %s += %s;", elem([3]string{i("nestor_ic", "nestor_ir"), j("nestor_jc", "nestor_jr", "nestor_v"), ""}), n.kernelSum(st.RHS, false, func(q int) string {
+			line("  for (%s nestor_v = 0; nestor_v < %d; nestor_v++)", ct, n.NR)
+			line("    nestor_c[nestor_v] += %s;", n.kernelSum(st.RHS, false, func(q int) string {
 				return fmt.Sprintf("nestor_a%s * nestor_Bp%s[nestor_jr * nestor_nk + nestor_p * %d + nestor_v]", sfx(q), sfx(q), n.NR)
 			}))
 			line("}")
-			d -= 2
-			line("  }")
+			line("for (%s nestor_v = 0; nestor_v < nestor_nr; nestor_v++)", ct)
+			line("  %s = nestor_c[nestor_v];", w)
+			d--
+			line("}")
+			d--
+			line("}")
 		}
 		switch {
 		case n.KDiag == nil:
