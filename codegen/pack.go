@@ -573,7 +573,7 @@ func (pr *printer) packed(n *Packed, depth int) {
 			return ir.FormatAff(x, ir.Names{Iter: names, Param: params})
 		})
 	}
-	pr.used["nestor_min"] = true
+	pr.used["nestor_min"], pr.used["nestor_pack_alloc"] = true, true
 	i := func(parts ...string) string { return counter(0, parts...) }
 	j := func(parts ...string) string { return counter(1, parts...) }
 	k := func(parts ...string) string { return counter(2, parts...) }
@@ -611,11 +611,11 @@ func (pr *printer) packed(n *Packed, depth int) {
 		// first call.
 		line("%s nestor_ncb = nestor_max(%d, nestor_min(%d, %d / nestor_max(nestor_nk, 1) / %d * %d));", ct, n.NR, n.NC, n.KC*n.NC, n.NR, n.NR)
 		for q := range n.Terms {
-			line("%s *nestor_Bp%s = (%s *) __builtin_malloc(sizeof(%s) * nestor_nk * nestor_ncb);", t, sfx(q), t, t)
+			line("%s *nestor_Bp%s = (%s *) nestor_pack_alloc(sizeof(%s) * nestor_nk * nestor_ncb);", t, sfx(q), t, t)
 		}
 	} else {
 		for q := range n.Terms {
-			line("%s *nestor_Bp%s = (%s *) __builtin_malloc(sizeof(%s) * %d * %d);", t, sfx(q), t, t, n.KC, n.NC)
+			line("%s *nestor_Bp%s = (%s *) nestor_pack_alloc(sizeof(%s) * %d * %d);", t, sfx(q), t, t, n.KC, n.NC)
 		}
 	}
 	if n.Parallel {
@@ -624,7 +624,7 @@ func (pr *printer) packed(n *Packed, depth int) {
 	line("{")
 	d++
 	for q := range n.Terms {
-		line("%s *nestor_Ap%s = (%s *) __builtin_malloc(sizeof(%s) * %d * %d);", t, sfx(q), t, t, n.MC, n.KC)
+		line("%s *nestor_Ap%s = (%s *) nestor_pack_alloc(sizeof(%s) * %d * %d);", t, sfx(q), t, t, n.MC, n.KC)
 	}
 	// pack prints the loops that copy a block of each term's side into
 	// its buffer; one statement per term. The block's k steps are
@@ -836,12 +836,12 @@ func (pr *printer) packed(n *Packed, depth int) {
 		d--
 	}
 	for q := range n.Terms {
-		line("__builtin_free(nestor_Ap%s);", sfx(q))
+		line("nestor_pack_free(nestor_Ap%s);", sfx(q))
 	}
 	d--
 	line("}")
 	for q := range n.Terms {
-		line("__builtin_free(nestor_Bp%s);", sfx(q))
+		line("nestor_pack_free(nestor_Bp%s);", sfx(q))
 	}
 	d--
 	line("}")
