@@ -746,9 +746,10 @@ func (pr *printer) packed(n *Packed, depth int) {
 		line("for (%s nestor_ic = 0; nestor_ic < nestor_ni; nestor_ic += %d) {", ct, n.MC)
 		d++
 		line("%s nestor_mc = nestor_min(%d, nestor_ni - nestor_ic);", ct, n.MC)
-		// The k offsets every row of the block takes: from e0 (K ≥ I + B)
-		// or up to e0 (K ≤ I + B); the edge's other rows take part of
-		// [e0, e1) or [e1, e0).
+		// [nestor_k0, nestor_k1) are the k offsets every row of the block
+		// takes, in packed blocks (full); each row takes the rest of its
+		// range, below k0 (K ≥ I + B) or from k1 (K ≤ I + B), in the
+		// edge's loops.
 		full := func() {
 			line("for (%s nestor_kc, nestor_pc = nestor_k0; nestor_pc < nestor_k1; nestor_pc += nestor_kc) {", ct)
 			d++
