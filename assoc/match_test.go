@@ -394,7 +394,7 @@ func TestRingSigned(t *testing.T) {
 					return x.Type == ty
 				})
 			}
-			if m.Parts[0].Type != signedOf(ty) {
+			if s, _ := signedOf(ty); m.Parts[0].Type != s {
 				t.Errorf("%s (%v): matched in the %v table, want the signed one", tc.src, ty, m.Parts[0].Type)
 			}
 			if tc.op != "" && m.Tuple.String() != tc.op {

@@ -151,7 +151,7 @@ const maxPartitionSteps = 1 << 20
 // are read as named values "y", "y1", …, "k", "k1", … (the y varying, the
 // k invariant).
 func Recognize(update Tuple, opts MatchOptions) (*Match, error) {
-	m, r, err := recognize(update, opts)
+	m, r, err := recognizeTables(update, opts)
 	if err == nil {
 		return m, nil
 	}
@@ -159,36 +159,13 @@ func Recognize(update Tuple, opts MatchOptions) (*Match, error) {
 	if !errors.As(err, &me) {
 		return nil, err
 	}
-	// Conditions written with || and && (argmin's ties, a < m || a == m
-	// && i < k) become nested selects, the form of the tables: a second
-	// try, so that an update the first recognizes keeps its operator.
-	split, isSplit := splitConditionsTuple(update)
-	if isSplit {
-		if m2, _, _ := recognize(split, opts); m2 != nil {
-			return m2, nil
-		}
-	}
-	// The shipped tables' larger operators, loaded only now.
-	if opts.Tables == nil && hasMore(update) {
-		all := opts
-		all.Tables = embeddedMore
-		if m2, _, _ := recognize(update, all); m2 != nil {
-			return m2, nil
-		}
-		if isSplit {
-			if m2, _, _ := recognize(split, all); m2 != nil {
-				return m2, nil
-			}
-		}
-	}
 	// An unsigned update of the ring's operations alone computes the
 	// bits the signed one of its width computes with wrapping: the signed
 	// tables' operators proved with wrapping hold for it too.
 	if signed, ok := ringSigned(update); ok {
 		wrap := opts
 		wrap.Wrap = true
-		m2, err2 := Recognize(signed, wrap)
-		if err2 == nil {
+		if m2, _, _ := recognizeTables(signed, wrap); m2 != nil {
 			return m2.retyped(unsignedOf), nil
 		}
 	}
@@ -204,19 +181,66 @@ func Recognize(update Tuple, opts MatchOptions) (*Match, error) {
 	return nil, err
 }
 
+// recognizeTables is Recognize without the closure test of a refusal:
+// the update, then its conditions split (|| and &&), then the shipped
+// tables' larger operators. A refusal is the first try's.
+func recognizeTables(update Tuple, opts MatchOptions) (*Match, *recognizer, error) {
+	m, r, err := recognize(update, opts)
+	if err == nil {
+		return m, r, nil
+	}
+	var me *MatchError
+	if !errors.As(err, &me) {
+		return nil, r, err
+	}
+	// Conditions written with || and && (argmin's ties, a < m || a == m
+	// && i < k) become nested selects, the form of the tables: a second
+	// try, so that an update the first recognizes keeps its operator.
+	split, isSplit := splitConditionsTuple(update)
+	if isSplit {
+		if m2, r2, _ := recognize(split, opts); m2 != nil {
+			return m2, r2, nil
+		}
+	}
+	// The shipped tables' larger operators, loaded only now.
+	if opts.Tables == nil && hasMore(update) {
+		all := opts
+		all.Tables = embeddedMore
+		if m2, r2, _ := recognize(update, all); m2 != nil {
+			return m2, r2, nil
+		}
+		if isSplit {
+			if m2, r2, _ := recognize(split, all); m2 != nil {
+				return m2, r2, nil
+			}
+		}
+	}
+	return nil, r, err
+}
+
 // ringOps are the operations that compute the same bits on signed
 // integers with wrapping as on the unsigned ones of their width.
 var ringOps = map[Op]bool{OpX: true, OpY: true, OpK: true, OpConst: true, OpVar: true, OpNeg: true, OpAdd: true, OpSub: true, OpMul: true}
 
-// signedOf and unsignedOf map uint32 and uint64 to int32 and int64, and
-// back; other types map to themselves.
-func signedOf(t Type) Type {
-	return map[Type]Type{Uint32: Int32, Uint64: Int64}[t]
+// signedOf maps uint32 and uint64 to int32 and int64 (false for every
+// other type); unsignedOf maps int32 and int64 back, and every other type
+// to itself.
+func signedOf(t Type) (Type, bool) {
+	switch t {
+	case Uint32:
+		return Int32, true
+	case Uint64:
+		return Int64, true
+	}
+	return t, false
 }
 
 func unsignedOf(t Type) Type {
-	if u, ok := map[Type]Type{Int32: Uint32, Int64: Uint64}[t]; ok {
-		return u
+	switch t {
+	case Int32:
+		return Uint32
+	case Int64:
+		return Uint64
 	}
 	return t
 }
@@ -227,14 +251,15 @@ func ringSigned(update Tuple) (Tuple, bool) {
 	ok := true
 	for _, e := range update.Elems {
 		e.Walk(func(x *Expr) bool {
-			ok = ok && ringOps[x.Op] && signedOf(x.Type) != 0
+			_, unsigned := signedOf(x.Type)
+			ok = ok && ringOps[x.Op] && unsigned
 			return ok
 		})
 	}
 	if !ok {
 		return Tuple{}, false
 	}
-	return retypeTuple(update, signedOf), true
+	return retypeTuple(update, func(t Type) Type { s, _ := signedOf(t); return s }), true
 }
 
 // retype returns a copy of e with every node's type mapped by f (the

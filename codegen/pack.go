@@ -628,18 +628,18 @@ func (pr *printer) packed(n *Packed, depth int) {
 	}
 	// pack prints the loops that copy a block of each term's side into
 	// its buffer; one statement per term. The block's k steps are
-	// nestor_p < kc, from k offset pc; its rows or columns nestor_<ctr>r
-	// < nestor_<sz>c, in panels of width.
-	pack := func(ctr, sz, count string, width int, buf, kc, stride string, side func(PackTerm) ir.Expr, at [3]string) {
+	// nestor_p < nestor_kc; its rows or columns nestor_<ctr>r <
+	// nestor_<sz>c, in panels of width.
+	pack := func(ctr, sz, count string, width int, buf string, side func(PackTerm) ir.Expr, at [3]string) {
 		line("for (%s nestor_%sr = 0; nestor_%sr < nestor_%sc; nestor_%sr += %d)", ct, ctr, ctr, sz, ctr, width)
 		open := ""
 		if len(n.Terms) > 1 {
 			open = " {"
 		}
-		line("  for (%s nestor_p = 0; nestor_p < %s; nestor_p++)%s", ct, kc, open)
+		line("  for (%s nestor_p = 0; nestor_p < nestor_kc; nestor_p++)%s", ct, open)
 		for q, tm := range n.Terms {
 			line("    for (%s nestor_%s = 0; nestor_%s < %d; nestor_%s++)", ct, count, count, width, count)
-			line("      %s%s[nestor_%sr * %s + nestor_p * %d + nestor_%s] = nestor_%sr + nestor_%s < nestor_%sc ? %s : 0;", buf, sfx(q), ctr, stride, width, count, ctr, count, sz,
+			line("      %s%s[nestor_%sr * nestor_kc + nestor_p * %d + nestor_%s] = nestor_%sr + nestor_%s < nestor_%sc ? %s : 0;", buf, sfx(q), ctr, width, count, ctr, count, sz,
 				expr(side(tm), at))
 		}
 		if len(n.Terms) > 1 {
@@ -702,7 +702,7 @@ func (pr *printer) packed(n *Packed, depth int) {
 		line("  }")
 	}
 	packA := func() {
-		pack("i", "m", "r", n.MR, "nestor_Ap", "nestor_kc", "nestor_kc", func(tm PackTerm) ir.Expr { return tm.X }, [3]string{i("nestor_ic", "nestor_ir", "nestor_r"), "", k("nestor_pc", "nestor_p")})
+		pack("i", "m", "r", n.MR, "nestor_Ap", func(tm PackTerm) ir.Expr { return tm.X }, [3]string{i("nestor_ic", "nestor_ir", "nestor_r"), "", k("nestor_pc", "nestor_p")})
 	}
 	if whole {
 		// Per block of columns: Y packed over the whole k range (before
@@ -816,7 +816,7 @@ func (pr *printer) packed(n *Packed, depth int) {
 		if n.Parallel {
 			line("#pragma omp for")
 		}
-		pack("j", "n", "v", n.NR, "nestor_Bp", "nestor_kc", "nestor_kc", func(tm PackTerm) ir.Expr { return tm.Y }, [3]string{"", j("nestor_jc", "nestor_jr", "nestor_v"), k("nestor_pc", "nestor_p")})
+		pack("j", "n", "v", n.NR, "nestor_Bp", func(tm PackTerm) ir.Expr { return tm.Y }, [3]string{"", j("nestor_jc", "nestor_jr", "nestor_v"), k("nestor_pc", "nestor_p")})
 		if n.Parallel {
 			if n.Diag != nil {
 				// The rows of a triangle hold unequal work: blocks in turn.
