@@ -12,22 +12,31 @@ import (
 //
 // A loop marked with a [Reduction] prints as an OpenMP parallel region in
 // which every thread folds a contiguous chunk of the iterations into
-// private partial results, followed by a combine step in thread order:
+// private partial results, followed by a combine step in thread order,
+// and, at one thread or for fewer than minForkTrip iterations, as the
+// original loop:
 //
 //	{
 //	  int nestor_nt = 1;           (omp_get_max_threads() under OpenMP)
-//	  double nestor_p0[nestor_nt]; ... char nestor_h[nestor_nt];
-//	  for (t = 0; t < nestor_nt; t++) nestor_h[t] = 0;
+//	  if (nestor_nt >= 2 && <trip count ≥ minForkTrip>) {
+//	    double nestor_p0[nestor_nt]; ... char nestor_h[nestor_nt];
+//	    for (t = 0; t < nestor_nt; t++) nestor_h[t] = 0;
 //	#pragma omp parallel
-//	  {
-//	    double m_p = <identity>;   (or a has-value flag: see below)
+//	    {
+//	      double m_p = <identity>;   (or a has-value flag: see below)
 //	#pragma omp for schedule(static) nowait
-//	    for (...) <the body, m renamed m_p>
-//	    nestor_p0[tid] = m_p; nestor_h[tid] = ran;
-//	  }
-//	  for (t = 0; t < nestor_nt; t++)
-//	    if (nestor_h[t]) { y0 = f0(m, p0[t]); ...; m = y0; ... }
+//	      for (...) <the body, m renamed m_p>   (one loop per independent group)
+//	      nestor_p0[tid] = m_p; nestor_h[tid] = ran;
+//	    }
+//	    for (t = 0; t < nestor_nt; t++)
+//	      if (nestor_h[t]) { y0 = f0(m, p0[t]); ...; m = y0; ... }
+//	  } else
+//	    for (...) <the body>
 //	}
+//
+// The loop runs in the original's direction, and the elements of a tuple
+// that do not read one another run in loops of their own
+// (reduceloops.go).
 //
 // schedule(static) without a chunk size gives each thread one contiguous
 // chunk, in thread-number order, so combining the partials in thread order
@@ -259,19 +268,35 @@ func (pr *printer) reduction(l *Loop, depth int) {
 		pr.loop(l, depth)
 		return
 	}
-	pr.line(depth, "{")
-	pr.partials(f, l, depth+1)
-	if peelable(l, r, last) {
-		pr.line(depth+1, "#pragma omp parallel"+pr.forkIf(l)+privateClauses(temps, nil))
-		pr.line(depth+1, "{")
-		pr.peeledChunk(f, l, depth+2)
-	} else {
-		pr.line(depth+1, "#pragma omp parallel"+pr.forkIf(l))
-		pr.line(depth+1, "{")
-		pr.chunk(f, l, depth+2)
+	// The loop as the original runs it: each thread's chunk, and the
+	// whole loop at one thread.
+	run := pr.reversed(l, r)
+	cond, never := pr.forkCond(run)
+	if never {
+		pr.counterLoop(run, depth)
+		return
 	}
+	pr.line(depth, "{")
+	pr.threadCount(f, depth+1)
+	pr.line(depth+1, fmt.Sprintf("if (%s >= 2%s) {", f.nt, cond))
+	pr.partials(f, depth+2)
+	if peelable(run, r, last) {
+		pr.line(depth+2, "#pragma omp parallel"+privateClauses(temps, nil))
+		pr.line(depth+2, "{")
+		pr.peeledChunk(f, run, depth+3)
+	} else {
+		pr.line(depth+2, "#pragma omp parallel")
+		pr.line(depth+2, "{")
+		pr.chunk(f, run, depth+3)
+	}
+	pr.line(depth+2, "}")
+	pr.combine(f, depth+2)
+	// At one thread, or for few iterations, the original loop: a
+	// parallel region costs a system call even on one thread, and the
+	// loop then runs as fast as the original.
+	pr.line(depth+1, "} else {")
+	pr.counterLoop(run, depth+2)
 	pr.line(depth+1, "}")
-	pr.combine(f, depth+1)
 	pr.line(depth, "}")
 }
 
@@ -302,18 +327,24 @@ func privateClauses(temps, last []string) string {
 	return s
 }
 
-// partials declares the partial results of every thread, none set yet.
-func (pr *printer) partials(f *factored, l *Loop, d int) {
-	f.nt, f.h, f.t = pr.fresh("nestor_nt"), pr.fresh("nestor_h"), pr.fresh("nestor_t")
-	for i := range f.vars {
-		f.parts = append(f.parts, pr.fresh(fmt.Sprintf("nestor_p%d", i)))
-		f.priv = append(f.priv, pr.fresh(baseName(f.vars[i])+"_p"))
-	}
+// threadCount declares the number of threads a parallel region would
+// have.
+func (pr *printer) threadCount(f *factored, d int) {
+	f.nt = pr.fresh("nestor_nt")
 	pr.line(d, fmt.Sprintf("int %s = 1;", f.nt))
 	pr.line(0, "#ifdef _OPENMP")
 	pr.line(d, "extern int omp_get_max_threads(void), omp_get_num_threads(void), omp_get_thread_num(void);")
 	pr.line(d, fmt.Sprintf("%s = omp_get_max_threads();", f.nt))
 	pr.line(0, "#endif")
+}
+
+// partials declares the partial results of every thread, none set yet.
+func (pr *printer) partials(f *factored, d int) {
+	f.h, f.t = pr.fresh("nestor_h"), pr.fresh("nestor_t")
+	for i := range f.vars {
+		f.parts = append(f.parts, pr.fresh(fmt.Sprintf("nestor_p%d", i)))
+		f.priv = append(f.priv, pr.fresh(baseName(f.vars[i])+"_p"))
+	}
 	for i := range f.vars {
 		pr.line(d, fmt.Sprintf("%s %s[%s];", f.types[i], f.parts[i], f.nt))
 	}
@@ -340,12 +371,23 @@ func (pr *printer) chunk(f *factored, l *Loop, d int) {
 			pr.line(d, fmt.Sprintf("%s %s;", f.types[i], f.priv[i]))
 		}
 	}
-	pr.line(d, "#pragma omp for schedule(static) nowait"+f.clauses)
 	if r.Identity == nil {
 		pr.lift = &lift{r: r, ran: f.ran, vars: f.vars, priv: f.priv, stmts: r.Stmts}
 	}
 	l.Registers, l.BodyRegisters = nil, nil
-	pr.withPartials(f, func() { pr.loop(l, d) })
+	loops := []*Loop{l}
+	if gs := pr.groups(l, r, false); gs != nil {
+		// schedule(static) gives each thread the same chunk of every
+		// loop of the same iterations.
+		loops = nil
+		for _, g := range gs {
+			loops = append(loops, only(l, g))
+		}
+	}
+	for _, gl := range loops {
+		pr.line(d, "#pragma omp for schedule(static) nowait"+f.clauses)
+		pr.withPartials(f, func() { pr.counterLoop(gl, d) })
+	}
 	pr.lift = nil
 	tid := pr.fresh("nestor_tid")
 	pr.line(d, fmt.Sprintf("int %s = 0;", tid))
@@ -442,9 +484,17 @@ func (pr *printer) peeledChunk(f *factored, l *Loop, d int) {
 	for i := range f.priv {
 		pr.line(dd, fmt.Sprintf("%s = %s;", f.priv[i], pr.redExpr(r, r.Lift[i], f.in, f.vars, nil)))
 	}
-	pr.withPartials(f, func() {
-		pr.nested(dd, fmt.Sprintf("for (%s++; %s < %s; %s++)", l.Iter, l.Iter, e, l.Iter), l.Body)
-	})
+	if gs := pr.groups(l, r, true); gs != nil {
+		for _, g := range gs {
+			pr.withPartials(f, func() {
+				pr.nested(dd, fmt.Sprintf("for (%s = %s + 1; %s < %s; %s++)", l.Iter, b, l.Iter, e, l.Iter), only(l, g).Body)
+			})
+		}
+	} else {
+		pr.withPartials(f, func() {
+			pr.nested(dd, fmt.Sprintf("for (%s++; %s < %s; %s++)", l.Iter, l.Iter, e, l.Iter), l.Body)
+		})
+	}
 	pr.names = pr.names[:len(pr.names)-1]
 	pr.line(dd, f.ran+" = 1;")
 	pr.line(d+1, "}")
@@ -499,29 +549,43 @@ func partialType(r *ir.Reduction, i int, t ir.Type) ir.Type {
 // reduction loop nested in a sequential loop, which forks every time.
 const minForkTrip = 4096
 
-// forkIf returns the if clause that keeps an innermost factored loop of
-// fewer than minForkTrip iterations on one thread, when its trip count is
-// not known to be larger.
-func (pr *printer) forkIf(l *Loop) string {
+// forkCond returns the condition, " && ..." or empty, that keeps an
+// innermost factored loop of fewer than minForkTrip iterations
+// sequential when its trip count is not known to be larger, and whether
+// it never has that many.
+func (pr *printer) forkCond(l *Loop) (cond string, never bool) {
 	if !leaf(l) {
-		return "" // the work is in the inner loops: the count says little
+		return "", false // the work is in the inner loops: the count says little
 	}
-	if lo, up := l.Lower, l.Upper; len(lo) == 1 && len(up) == 1 && lo[0].Of == nil && up[0].Of == nil && lo[0].Den == 1 && up[0].Den == 1 {
+	lower, upper := l.Lower, l.Upper
+	if l.Dir < 0 {
+		lower, upper = negBounds(upper), negBounds(lower) // the same count
+	}
+	if lo, up := lower, upper; len(lo) == 1 && len(up) == 1 && lo[0].Of == nil && up[0].Of == nil && lo[0].Den == 1 && up[0].Den == 1 {
 		// up - lo + 1 ≥ minForkTrip, as a guard.
 		d := sub(up[0].Aff, lo[0].Aff)
 		d.Const -= minForkTrip - 1
 		if d.IsConst() {
-			if d.Const >= 0 {
-				return ""
-			}
-			return " if(0)"
+			return "", d.Const < 0
 		}
-		return " if(" + pr.cond(Cond{Aff: d}) + ")"
+		return " && " + pr.cond(Cond{Aff: d}), false
 	}
-	if lo := pr.bound(l.Lower, true); lo != "0" {
-		return fmt.Sprintf(" if(%s - %s >= %d)", pr.bound(l.Upper, false), lo, minForkTrip-1)
+	if lo := pr.bound(lower, true); lo != "0" {
+		return fmt.Sprintf(" && %s - %s >= %d", pr.bound(upper, false), lo, minForkTrip-1), false
 	}
-	return fmt.Sprintf(" if(%s >= %d)", pr.bound(l.Upper, false), minForkTrip-1)
+	return fmt.Sprintf(" && %s >= %d", pr.bound(upper, false), minForkTrip-1), false
+}
+
+// forkIf returns forkCond as an OpenMP if clause.
+func (pr *printer) forkIf(l *Loop) string {
+	cond, never := pr.forkCond(l)
+	switch {
+	case never:
+		return " if(0)"
+	case cond == "":
+		return ""
+	}
+	return " if(" + strings.TrimPrefix(cond, " && ") + ")"
 }
 
 // redExpr prints an expression of r: x_i as vars[i], y_j as ys[j],
