@@ -268,12 +268,16 @@ func (pr *printer) reduction(l *Loop, depth int) {
 		pr.loop(l, depth)
 		return
 	}
-	// The loop as the original runs it: each thread's chunk, and the
-	// whole loop at one thread.
-	run := pr.reversed(l, r)
+	// The loop as the original runs it: the whole loop at one thread,
+	// and each thread's chunk unless a first iteration is peeled
+	// (peeledChunk counts up).
+	seq, run := pr.reversed(l, r), l
+	if r.Identity != nil {
+		run = seq
+	}
 	cond, never := pr.forkCond(run)
 	if never {
-		pr.counterLoop(run, depth)
+		pr.counterLoop(seq, depth)
 		return
 	}
 	pr.line(depth, "{")
@@ -295,7 +299,7 @@ func (pr *printer) reduction(l *Loop, depth int) {
 	// parallel region costs a system call even on one thread, and the
 	// loop then runs as fast as the original.
 	pr.line(depth+1, "} else {")
-	pr.counterLoop(run, depth+2)
+	pr.counterLoop(seq, depth+2)
 	pr.line(depth+1, "}")
 	pr.line(depth, "}")
 }
