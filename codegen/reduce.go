@@ -12,31 +12,26 @@ import (
 //
 // A loop marked with a [Reduction] prints as an OpenMP parallel region in
 // which every thread folds a contiguous chunk of the iterations into
-// private partial results, followed by a combine step in thread order,
-// and, at one thread or for fewer than minForkTrip iterations, as the
-// original loop:
+// private partial results, followed by a combine step in thread order:
 //
 //	{
 //	  int nestor_nt = 1;           (omp_get_max_threads() under OpenMP)
-//	  if (nestor_nt >= 2 && <trip count ≥ minForkTrip>) {
-//	    double nestor_p0[nestor_nt]; ... char nestor_h[nestor_nt];
-//	    for (t = 0; t < nestor_nt; t++) nestor_h[t] = 0;
+//	  double nestor_p0[nestor_nt]; ... char nestor_h[nestor_nt];
+//	  for (t = 0; t < nestor_nt; t++) nestor_h[t] = 0;
 //	#pragma omp parallel
-//	    {
-//	      double m_p = <identity>;   (or a has-value flag: see below)
+//	  {
+//	    double m_p = <identity>;   (or a has-value flag: see below)
 //	#pragma omp for schedule(static) nowait
-//	      for (...) <the body, m renamed m_p>   (one loop per independent group)
-//	      nestor_p0[tid] = m_p; nestor_h[tid] = ran;
-//	    }
-//	    for (t = 0; t < nestor_nt; t++)
-//	      if (nestor_h[t]) { y0 = f0(m, p0[t]); ...; m = y0; ... }
-//	  } else
-//	    for (...) <the body>
+//	    for (...) <the body, m renamed m_p>   (or one loop per group)
+//	    nestor_p0[tid] = m_p; nestor_h[tid] = ran;
+//	  }
+//	  for (t = 0; t < nestor_nt; t++)
+//	    if (nestor_h[t]) { y0 = f0(m, p0[t]); ...; m = y0; ... }
 //	}
 //
-// The loop runs in the original's direction, and the elements of a tuple
-// that do not read one another run in loops of their own
-// (reduceloops.go).
+// Each thread's loop runs in the original's direction, and the elements
+// of a tuple that do not read one another run in loops of their own
+// where that lets one of them vectorize (reduceloops.go).
 //
 // schedule(static) without a chunk size gives each thread one contiguous
 // chunk, in thread-number order, so combining the partials in thread order
@@ -268,39 +263,31 @@ func (pr *printer) reduction(l *Loop, depth int) {
 		pr.loop(l, depth)
 		return
 	}
-	// The loop as the original runs it: the whole loop at one thread,
-	// and each thread's chunk unless a first iteration is peeled
-	// (peeledChunk counts up).
-	seq, run := pr.reversed(l, r), l
+	// Each thread's chunk runs in the original's direction, unless a
+	// first iteration is peeled (peeledChunk counts up).
+	run := l
 	if r.Identity != nil {
-		run = seq
+		run = pr.reversed(l, r)
 	}
-	cond, never := pr.forkCond(run)
-	if never {
-		pr.counterLoop(seq, depth)
-		return
-	}
+	// At one thread the region still runs, in a function of its own:
+	// the original loop printed in this function instead (an else
+	// branch) ran up to 3 times slower than the original, though its
+	// text was the same, where gcc moved its chains into vector
+	// registers for the code around it (kadane, pairsum at LARGE).
 	pr.line(depth, "{")
 	pr.threadCount(f, depth+1)
-	pr.line(depth+1, fmt.Sprintf("if (%s >= 2%s) {", f.nt, cond))
-	pr.partials(f, depth+2)
+	pr.partials(f, depth+1)
 	if peelable(run, r, last) {
-		pr.line(depth+2, "#pragma omp parallel"+privateClauses(temps, nil))
-		pr.line(depth+2, "{")
-		pr.peeledChunk(f, run, depth+3)
+		pr.line(depth+1, "#pragma omp parallel"+pr.forkIf(run)+privateClauses(temps, nil))
+		pr.line(depth+1, "{")
+		pr.peeledChunk(f, run, depth+2)
 	} else {
-		pr.line(depth+2, "#pragma omp parallel")
-		pr.line(depth+2, "{")
-		pr.chunk(f, run, depth+3)
+		pr.line(depth+1, "#pragma omp parallel"+pr.forkIf(run))
+		pr.line(depth+1, "{")
+		pr.chunk(f, run, depth+2)
 	}
-	pr.line(depth+2, "}")
-	pr.combine(f, depth+2)
-	// At one thread, or for few iterations, the original loop: a
-	// parallel region costs a system call even on one thread, and the
-	// loop then runs as fast as the original.
-	pr.line(depth+1, "} else {")
-	pr.counterLoop(seq, depth+2)
 	pr.line(depth+1, "}")
+	pr.combine(f, depth+1)
 	pr.line(depth, "}")
 }
 
