@@ -440,8 +440,9 @@ func TestPragmas(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The pragma stays on the loop, inside the block that keeps C[i][j]
-	// in a variable (scalar replacement).
-	want := `#pragma omp parallel for
+	// in a variable (scalar replacement); it forks when the loop nest's
+	// iterations reach minForkWork.
+	want := `#pragma omp parallel for if((double)(ni) * (nj) * (nk) >= 32768)
 for (int i = 0; i < ni; i++)
   for (int j = 0; j < nj; j++) {
     if (nk >= 1) {

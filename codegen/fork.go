@@ -52,31 +52,10 @@ func (pr *printer) forkWorkIf(l *Loop) (iters string, work []string, never bool)
 // that read no counter of level from or deeper (they are evaluated before
 // the loop at that level starts).
 func (pr *printer) workConds(l *Loop, from int) (work []string, never bool) {
-	konst := int64(1)
-	var factors []string
-	add := func(loop *Loop) {
-		c, expr, ok := pr.tripCount(loop, from)
-		switch {
-		case !ok:
-		case expr == "":
-			konst *= max(c, 0)
-		default:
-			factors = append(factors, expr)
-		}
+	need, factors, never := pr.workNeed(l, from)
+	if never || need <= 1 {
+		return nil, never
 	}
-	add(l)
-	for inner := firstLoop(l.Body); inner != nil && konst > 0 && konst < minForkWork<<20; inner = firstLoop(inner.Body) {
-		add(inner)
-	}
-	switch {
-	case konst == 0:
-		return nil, true
-	case len(factors) == 0 && konst < minForkWork:
-		return nil, true
-	case len(factors) == 0 || konst >= minForkWork:
-		return nil, false
-	}
-	need := (minForkWork + konst - 1) / konst
 	var distinct []string
 	for _, f := range factors {
 		if !slices.Contains(distinct, f) {
@@ -91,6 +70,93 @@ func (pr *printer) workConds(l *Loop, from int) (work []string, never bool) {
 		work = append(work, fmt.Sprintf("%s >= %d", f, r))
 	}
 	return work, false
+}
+
+// workNeed returns the estimate of the work of a fork of l as the product
+// of the trip counts factors (C expressions, read before the loop at
+// level from starts) and a constant, and need, the least value of the
+// factors' product for which the estimate reaches minForkWork: 1 when it
+// always does, and never when it cannot.
+func (pr *printer) workNeed(l *Loop, from int) (need int64, factors []string, never bool) {
+	need, factors, never, _ = pr.workEstimate(l, from)
+	return need, factors, never
+}
+
+// workEstimate is workNeed, and whether a loop of the chain counted once
+// for want of a usable trip count (a triangle's inner loop): the estimate
+// may then be far below the work.
+func (pr *printer) workEstimate(l *Loop, from int) (need int64, factors []string, never, partial bool) {
+	konst := int64(1)
+	add := func(loop *Loop) {
+		c, expr, ok := pr.tripCount(loop, from)
+		switch {
+		case !ok:
+			partial = true
+		case expr == "":
+			konst *= max(c, 0)
+		default:
+			factors = append(factors, expr)
+		}
+	}
+	add(l)
+	for inner := firstLoop(l.Body); inner != nil && konst > 0 && konst < minForkWork<<20; inner = firstLoop(inner.Body) {
+		add(inner)
+	}
+	switch {
+	case konst == 0:
+		return 0, nil, true, partial
+	case len(factors) == 0 && konst < minForkWork:
+		return 0, nil, true, partial
+	case len(factors) == 0 || konst >= minForkWork:
+		return 1, nil, false, partial
+	}
+	return (minForkWork + konst - 1) / konst, factors, false, partial
+}
+
+// workClause returns the if clause of an OpenMP loop l entered once (not
+// nested in a sequential loop): the product of workNeed's factors reaches
+// need, computed in double (a product of int trip counts may overflow
+// int). A clause need not be affine: nestor reads its own output back as
+// code, and ignores pragmas. never reports that the work is a constant
+// below minForkWork. Where a loop under l has no usable trip count (the
+// estimate would count it once), a single fork is cheaper than the
+// parallelism a low estimate would lose: no clause.
+func (pr *printer) workClause(l *Loop) (clause string, never bool) {
+	need, factors, never, partial := pr.workEstimate(l, l.Level)
+	switch {
+	case partial || pr.uncounted(l.Body, l.Level):
+		return "", false
+	case never:
+		return "", true
+	case need <= 1:
+		return "", false
+	case len(factors) == 1:
+		return fmt.Sprintf(" if(%s >= %d)", factors[0], need), false
+	}
+	return fmt.Sprintf(" if((double)%s >= %d)", strings.Join(factors, " * "), need), false
+}
+
+// uncounted reports whether a loop in ns, at any depth, has no trip count
+// that workNeed could use (one that reads no counter of level from or
+// deeper): a triangle's loop, which the estimate would count once.
+func (pr *printer) uncounted(ns []Node, from int) bool {
+	for _, n := range ns {
+		switch n := n.(type) {
+		case *Loop:
+			if _, _, ok := pr.tripCount(n, from); !ok || pr.uncounted(n.Body, from) {
+				return true
+			}
+		case *If:
+			if pr.uncounted(n.Body, from) {
+				return true
+			}
+		case *Block:
+			if pr.uncounted(n.Body, from) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // teamIf reports whether sequential loop l can run inside one team of

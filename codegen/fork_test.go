@@ -185,3 +185,48 @@ func TestForkThreads(t *testing.T) {
 		}
 	}
 }
+
+// TestForkEnteredOnce: an OpenMP loop entered once (not nested in a
+// sequential loop) with loops inside forks when its estimated work, the
+// product of the trip counts of its first chain of loops, reaches
+// minForkWork: an if clause with the product where counts are
+// parameters, the plain pragma where a constant reaches it or where a
+// loop has no count to estimate, no pragma at all where a constant stays
+// below it.
+func TestForkEnteredOnce(t *testing.T) {
+	for _, tc := range []struct {
+		name, dom, want string
+	}{
+		{"parametric", "0 <= i < n and 0 <= j < m", "#pragma omp parallel for if((double)(n) * (m) >= 32768)\n"},
+		{"one parameter", "0 <= i < n and 0 <= j < 64", "#pragma omp parallel for if((n) >= 512)\n"},
+		{"large constant", "0 <= i < 256 and 0 <= j < 256", "#pragma omp parallel for\n"},
+		{"small constant", "0 <= i < 24 and 0 <= j < 16", ""},
+		// j < i has no trip count read before i starts: the estimate
+		// would count it once, so the loop always forks.
+		{"triangle", "0 <= i < n and 0 <= j < i", "#pragma omp parallel for\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := newProg(t, "n", "m").
+				array("A", ir.FuncParam, "n", "m").
+				stmt("i j", []int{0, 0, 0}, tc.dom, "A[i][j] = A[i][j] * 0.5").
+				build()
+			n, err := Build(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			firstLoop(n.Body).Pragmas = []string{"omp parallel for"}
+			var b bytes.Buffer
+			if err := PrintC(&b, p, n, ""); err != nil {
+				t.Fatal(err)
+			}
+			out := b.String()
+			if tc.want == "" {
+				if strings.Contains(out, "omp parallel") {
+					t.Errorf("forks a constant 384 iterations:\n%s", out)
+				}
+			} else if !strings.HasPrefix(out, tc.want) {
+				t.Errorf("got\n%s\nwant the first line %q", out, tc.want)
+			}
+		})
+	}
+}

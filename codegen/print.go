@@ -538,7 +538,10 @@ func (pr *printer) loop(l *Loop, depth int) {
 
 // pragmas prints the pragma lines of loop l; an OpenMP loop that contains
 // no loop forks only for minForkTrip iterations or more (a copy loop of a
-// few thousand elements takes less time than a fork). One with ForkIf
+// few thousand elements takes less time than a fork), one with loops
+// inside only when its work, as fork.go estimates it, reaches
+// minForkWork; where either count is a constant below its bound, the
+// loop prints without the pragma. One with ForkIf
 // (nested in a sequential loop) is printed twice by loop, under an if
 // that forks only when it has two iterations or more and its estimated
 // work reaches minForkWork (fork.go), and as a sequential copy otherwise:
@@ -555,7 +558,19 @@ func (pr *printer) pragmas(l *Loop, depth int) {
 				pg += " if(" + c + ")"
 			}
 		case pg == "omp parallel for" && leaf(l):
-			pg += pr.forkIf(l)
+			clause := pr.forkIf(l)
+			if clause == " if(0)" {
+				continue // never enough iterations: no fork
+			}
+			pg += clause
+		case pg == "omp parallel for" && !l.ForkIf:
+			// An OpenMP loop entered once with its work inside: it forks
+			// when the estimated work of the fork reaches minForkWork.
+			clause, never := pr.workClause(l)
+			if never {
+				continue
+			}
+			pg += clause
 		case pg == "omp parallel for" && l.ForkIf:
 			// Not split (one of an unrolled pair): the tests as a clause.
 			iters, work, never := pr.forkWorkIf(l)

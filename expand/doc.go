@@ -18,8 +18,12 @@
 //   - L's counter has bounds affine in the parameters over W's domain (the
 //     rational projection onto the counter), which size the array;
 //   - L carries no dependence between the statements inside it other than
-//     those through t, which expansion removes: expanding gains a
-//     parallel loop, or expansion is not done.
+//     those through the temporaries expanded along L, which expansion
+//     removes: expanding gains a parallel loop, or expansion is not done.
+//     The ranges killed in L's body are decided together: deriche's row
+//     sweep keeps three temporaries from one iteration of its inner loop
+//     to the next, and its outer loop runs in parallel only when all
+//     three are expanded.
 //
 // ludcmp's w has four ranges (one per loop nest that computes it); only
 // the one whose loop then runs in parallel is expanded.

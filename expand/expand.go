@@ -32,9 +32,13 @@ func (x Expansion) String() string {
 // with the result. The graph is the result's dependences when Expand
 // computed them after its last change (nil otherwise), for the caller to
 // reuse.
+//
+// The ranges killed in the body of one loop are decided together: a loop
+// whose iterations share several temporaries (deriche's row sweeps keep
+// xm1, ym1 and ym2) runs in parallel only when all of them are expanded,
+// and no one of them alone would make it so.
 func Expand(p *ir.Program) (*ir.Program, []Expansion, *deps.Graph, error) {
-	var done []Expansion
-	var g *deps.Graph // p's dependences, computed when first needed
+	var loops [][]Expansion // the candidate ranges, grouped by the loop that subscripts them
 	for a, arr := range p.Arrays {
 		if arr.Rank() != 0 || !arr.RegionOnly {
 			continue
@@ -44,20 +48,42 @@ func Expand(p *ir.Program) (*ir.Program, []Expansion, *deps.Graph, error) {
 			return nil, nil, nil, err
 		}
 		for _, x := range ranges {
-			if g == nil {
-				if g, err = deps.Analyze(p); err != nil {
-					return nil, nil, nil, err
-				}
+			k := slices.IndexFunc(loops, func(l []Expansion) bool { return sameLoop(p, &l[0], &x) })
+			if k < 0 {
+				loops = append(loops, nil)
+				k = len(loops) - 1
 			}
-			if !parallelAfter(p, g, &x) {
-				continue
-			}
-			p = apply(p, &x)
-			g = nil // the dependences through the scalar are gone
+			loops[k] = append(loops[k], x)
+		}
+	}
+	if len(loops) == 0 {
+		return p, nil, nil, nil
+	}
+	g, err := deps.Analyze(p)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	var done []Expansion
+	q := p
+	for _, l := range loops {
+		if !parallelAfter(p, g, l) {
+			continue
+		}
+		for _, x := range l {
+			q = apply(q, &x)
 			done = append(done, x)
 		}
 	}
-	return p, done, g, nil
+	if len(done) > 0 {
+		g = nil // the dependences through the scalars are gone
+	}
+	return q, done, g, nil
+}
+
+// sameLoop reports whether ranges x and y are subscripted by the same
+// loop: their kills lie in its body.
+func sameLoop(p *ir.Program, x, y *Expansion) bool {
+	return x.Level == y.Level && slices.Equal(p.Stmts[x.Kill].Path(x.Level), p.Stmts[y.Kill].Path(y.Level))
 }
 
 // liveRanges splits the statements that mention scalar a into live
@@ -301,18 +327,24 @@ func freshName(p *ir.Program, name string) string {
 	return n
 }
 
-// parallelAfter reports whether expanding x leaves its loop L carrying
-// no dependence between the statements inside it, given g, the
-// dependences of p before the expansion. Expansion removes exactly the
-// dependences on the scalar inside L (every statement inside L that
-// mentions it belongs to the range, and the range's accesses of one
-// iteration of L all go to that iteration's element): L comes out
-// parallel when every other dependence inside L is not carried by it.
-func parallelAfter(p *ir.Program, g *deps.Graph, x *Expansion) bool {
-	w := p.Stmts[x.Kill]
-	d := x.Level + 1
+// parallelAfter reports whether expanding the ranges l, all subscripted
+// by one loop L, leaves L carrying no dependence between the statements
+// inside it, given g, the dependences of p before the expansion.
+// Expansion removes exactly the dependences on a scalar that have an end
+// in one of its expanded ranges (the range's accesses of one iteration of
+// L all go to that iteration's element, and no other statement accesses
+// the new array): L comes out parallel when every other dependence inside
+// L is not carried by it.
+func parallelAfter(p *ir.Program, g *deps.Graph, l []Expansion) bool {
+	w := p.Stmts[l[0].Kill]
+	d := l[0].Level + 1
+	removed := func(e *deps.Edge) bool {
+		return slices.ContainsFunc(l, func(x Expansion) bool {
+			return e.Array == x.Old && (slices.Contains(x.Stmts, e.Source) || slices.Contains(x.Stmts, e.Target))
+		})
+	}
 	for _, e := range g.Edges {
-		if e.Array != x.Old && e.Depth == d && e.Common >= d && inside(p.Stmts[e.Source], w) && inside(p.Stmts[e.Target], w) {
+		if e.Depth == d && e.Common >= d && inside(p.Stmts[e.Source], w) && inside(p.Stmts[e.Target], w) && !removed(e) {
 			return false
 		}
 	}

@@ -183,3 +183,60 @@ func TestExpandUncovered(t *testing.T) {
 		t.Errorf("expansions %v (%v), want none", xs, err)
 	}
 }
+
+// recursive: deriche's row sweep keeps three temporaries across the
+// iterations of j; each is assigned first in every iteration of i, and
+// the i loop carries only their dependences.
+const recursive = `for (i = 0; i < n; i++) {
+    s = 0;
+    u = 0;
+    v = 0;
+    for (j = 0; j < m; j++) {
+      B[i][j] = A[i][j] + s + u * v;
+      v = A[i][j];
+      u = s;
+      s = B[i][j];
+    }
+  }`
+
+// TestExpandTogether: no one of the row sweep's temporaries alone makes
+// the i loop parallel (the other two still carry dependences), all three
+// together do: all three are expanded along i.
+func TestExpandTogether(t *testing.T) {
+	p := prog(t, "  double s, u, v;\n", recursive, "")
+	q, xs, _, err := Expand(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, x := range xs {
+		if x.Level != 0 {
+			t.Errorf("%v, want along loop 1", x)
+		}
+		got = append(got, x.Scalar)
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, []string{"s", "u", "v"}) {
+		t.Fatalf("expanded %v, want s, u and v", got)
+	}
+	for _, s := range q.Stmts {
+		for _, acc := range s.Accesses {
+			if q.Arrays[acc.Array].Rank() == 0 {
+				t.Errorf("%s still accesses scalar %s", s.Name, q.Arrays[acc.Array].Name)
+			}
+		}
+	}
+	if err := ir.Check(q); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestExpandTogetherRefused: when one of the temporaries is also used
+// after the region, the other two would leave i carrying its
+// dependences: none is expanded.
+func TestExpandTogetherRefused(t *testing.T) {
+	p := prog(t, "  double s, u, v;\n", recursive, "  x[0] = u;\n")
+	if _, xs, _, err := Expand(p); err != nil || len(xs) != 0 {
+		t.Errorf("expansions %v (%v), want none", xs, err)
+	}
+}
