@@ -19,19 +19,25 @@ import (
 // product statement runs as packed blocks (a note each; syrk's and
 // covariance's over a triangle, syr2k's a sum of two products), nestor
 // reads the output back, and the result computes exactly what the
-// original computes, at 1 and 2 threads.
+// original computes, at 1 and 2 threads. gemm and syrk also run with k
+// long enough for three blocks of k and i for three blocks of rows: each
+// thread packs its own Y and meets no barrier between k blocks, so every
+// element must get all its k blocks from the same thread, in order.
 func TestPack(t *testing.T) {
 	_, ccErr := exec.LookPath("cc")
 	for _, c := range []struct {
-		kernel  string
+		name    string
 		packed  int
 		dataset string
 		run     bool // check by execution (3mm's products are 2mm's)
 	}{{"gemm", 1, "SMALL_DATASET", true}, {"2mm", 2, "SMALL_DATASET", true}, {"3mm", 3, "MINI_DATASET", false},
 		{"syrk", 1, "SMALL_DATASET", true}, {"syr2k", 1, "SMALL_DATASET", true}, {"covariance", 1, "SMALL_DATASET", true},
-		{"trmm", 1, "SMALL_DATASET", true}} {
-		t.Run(c.kernel, func(t *testing.T) {
-			f, err := frontend.ParseFile("../testdata/kernels/"+c.kernel+".c", frontend.Config{Defines: []string{c.dataset}})
+		{"trmm", 1, "SMALL_DATASET", true},
+		{"gemm/long-k", 1, "NI=100 NJ=40 NK=600", true}, {"syrk/long-k", 1, "N=110 M=600", true}} {
+		kernel, _, _ := strings.Cut(c.name, "/")
+		defines := strings.Fields(c.dataset)
+		t.Run(c.name, func(t *testing.T) {
+			f, err := frontend.ParseFile("../testdata/kernels/"+kernel+".c", frontend.Config{Defines: defines})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -47,7 +53,7 @@ func TestPack(t *testing.T) {
 			}
 			// The blocks are printed outside the region's pragmas: nestor
 			// reads its output back, and finds no product to pack in it.
-			again, err := frontend.Parse(f.Path, out, frontend.Config{Defines: []string{c.dataset}})
+			again, err := frontend.Parse(f.Path, out, frontend.Config{Defines: defines})
 			if err != nil {
 				t.Fatalf("nestor cannot read its packed output: %v\n%s", err, out)
 			}
@@ -63,7 +69,7 @@ func TestPack(t *testing.T) {
 			}
 			// Every element sums its terms in the original order: without
 			// FMA contraction, the results are equal.
-			res, err := check.Compare(context.Background(), f, nil, out, check.Options{Runs: 1, Threads: []int{1, 2}, Defines: []string{c.dataset},
+			res, err := check.Compare(context.Background(), f, nil, out, check.Options{Runs: 1, Threads: []int{1, 2}, Defines: defines,
 				CFlags: []string{"-ffp-contract=off"}, Exact: true})
 			if err != nil {
 				t.Fatal(err)
