@@ -120,7 +120,7 @@ type Kernel struct {
 	// Params are the kernel's sizes, as the baseline harness reports them.
 	Params map[string]int64
 	// Flops is the kernel's floating-point operation count where it is
-	// known (gemm), else 0.
+	// known (gemm and the corpus's other matrix products), else 0.
 	Flops float64
 	// Notes are nestor's remarks on the kernel ("kept the original order:
 	// ...") and harness warnings.
@@ -736,10 +736,24 @@ func describeDiff(arrays []check.ArrayResult) string {
 // flops returns the floating-point operation count of kernel name at the
 // sizes params, where it is simple to state, else 0.
 func flops(name string, params map[string]int64) float64 {
+	f := func(name string) float64 { return float64(params[name]) }
+	// Two per multiply-add of the products, as BLAS benchmarks count
+	// (scalings such as beta·C, of lower order, are left out).
 	switch name {
-	case "gemm": // 2·ni·nj·nk, as BLAS benchmarks count (beta·C adds ni·nj)
-		ni, nj, nk := params["ni"], params["nj"], params["nk"]
-		return 2 * float64(ni) * float64(nj) * float64(nk)
+	case "gemm": // C = alpha·A·B + beta·C
+		return 2 * f("ni") * f("nj") * f("nk")
+	case "2mm": // tmp = alpha·A·B, D = tmp·C + beta·D
+		return 2*f("ni")*f("nj")*f("nk") + 2*f("ni")*f("nl")*f("nj")
+	case "3mm": // E = A·B, F = C·D, G = E·F
+		return 2*f("ni")*f("nj")*f("nk") + 2*f("nj")*f("nl")*f("nm") + 2*f("ni")*f("nl")*f("nj")
+	case "syrk": // the lower triangle of C, diagonal included: n(n+1)/2 elements, m steps
+		return 2 * f("n") * (f("n") + 1) / 2 * f("m")
+	case "syr2k": // the same triangle, two multiply-adds a step
+		return 4 * f("n") * (f("n") + 1) / 2 * f("m")
+	case "trmm": // B[i][j] += A[k][i]·B[k][j] for k > i: m(m−1)/2 pairs, n columns
+		return 2 * f("m") * (f("m") - 1) / 2 * f("n")
+	case "symm": // two multiply-adds per (i, j, k < i)
+		return 4 * f("m") * (f("m") - 1) / 2 * f("n")
 	}
 	return 0
 }

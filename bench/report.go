@@ -227,6 +227,7 @@ func (r *Report) Text(w io.Writer) {
 	fmt.Fprintf(w, "%s dataset, median of %d runs, speedups over gcc -O3 -march=native at 1 thread\n\n", r.Size, r.Runs)
 	writeAligned(w, r.table())
 	r.gemm(w, false)
+	r.products(w, false)
 	r.problemList(w, false)
 	for _, n := range r.notes() {
 		fmt.Fprintf(w, "note: %s\n", n)
@@ -345,6 +346,52 @@ func (r *Report) gemm(w io.Writer, markdown bool) {
 	}
 }
 
+// products writes the GFLOP/s of nestor's version of each matrix product
+// other than gemm (the kernels whose flops are known) and its share of
+// what nestor's gemm reaches at the same thread count, in this run.
+func (r *Report) products(w io.Writer, markdown bool) {
+	var gemm *Kernel
+	var ks []*Kernel
+	for _, k := range r.Kernels {
+		switch {
+		case k.Err != "" || k.Flops == 0:
+		case k.Name == "gemm":
+			gemm = k
+		default:
+			ks = append(ks, k)
+		}
+	}
+	if gemm == nil || len(ks) == 0 {
+		return
+	}
+	head := []string{"kernel"}
+	for _, t := range r.Threads {
+		head = append(head, fmt.Sprintf("GFLOP/s %dt", t), fmt.Sprintf("of gemm %dt", t))
+	}
+	rows := [][]string{head}
+	for _, k := range append([]*Kernel{gemm}, ks...) {
+		row := []string{k.Name}
+		for _, t := range r.Threads {
+			res, g := k.Result(Nestor, t), gemm.Result(Nestor, t)
+			if !res.OK() || !g.OK() {
+				row = append(row, "—", "—")
+				continue
+			}
+			rate := k.Flops / res.Time.Seconds() / 1e9
+			row = append(row, fmt.Sprintf("%.1f", rate), fmt.Sprintf("%.0f%%", 100*rate/(gemm.Flops/g.Time.Seconds()/1e9)))
+		}
+		rows = append(rows, row)
+	}
+	title := "nestor's matrix products in GFLOP/s (two per multiply-add of the products) and as a share of nestor's gemm at the same thread count"
+	if markdown {
+		fmt.Fprintf(w, "\n## Matrix products against gemm\n\n%s.\n\n", title)
+		writeMarkdown(w, rows, false)
+	} else {
+		fmt.Fprintf(w, "\n%s\n\n", title)
+		writeAligned(w, rows)
+	}
+}
+
 func threadsText(t int) string {
 	if t == 1 {
 		return "1 thread"
@@ -418,8 +465,8 @@ func mdEscape(s string) string {
 }
 
 // Markdown writes the report as the page docs/BENCHMARKS.md: the machine,
-// the command, the method, the table, gemm against OpenBLAS, problems and
-// notes.
+// the command, the method, the table, gemm against OpenBLAS, the other
+// matrix products against gemm, problems and notes.
 func (r *Report) Markdown(w io.Writer) {
 	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
 	p("# Benchmarks\n\n")
@@ -460,6 +507,7 @@ func (r *Report) Markdown(w io.Writer) {
 	p("\n## Results: %s dataset\n\n", r.Size)
 	writeMarkdown(w, r.table(), true)
 	r.gemm(w, true)
+	r.products(w, true)
 	r.problemList(w, true)
 	if ns := r.notes(); len(ns) > 0 {
 		p("\n## Notes\n\n")

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -146,5 +147,37 @@ func TestFormatElapsed(t *testing.T) {
 		if got := formatElapsed(d); got != want {
 			t.Errorf("formatElapsed(%v) = %q, want %q", d, got, want)
 		}
+	}
+}
+
+// TestProducts: a matrix product's GFLOP/s (its flops from its sizes)
+// and its share of nestor's gemm at the same thread count.
+func TestProducts(t *testing.T) {
+	ms := func(x float64) time.Duration { return time.Duration(x * float64(time.Millisecond)) }
+	ok := func(peer string, threads int, t float64) *Result {
+		return &Result{Peer: peer, Threads: threads, Time: ms(t), Runs: 3, Match: true}
+	}
+	syrk := map[string]int64{"n": 1199, "m": 1000}
+	r := &Report{Size: "LARGE", Runs: 3, Threads: []int{1, 2}, Peers: []string{GCC, Nestor},
+		Kernels: []*Kernel{
+			{Name: "gemm", Flops: flops("gemm", map[string]int64{"ni": 1000, "nj": 1000, "nk": 1000}), Results: []*Result{
+				ok(GCC, 1, 400), ok(Nestor, 1, 40), ok(Nestor, 2, 20)}},
+			{Name: "syrk", Params: syrk, Flops: flops("syrk", syrk), Results: []*Result{
+				ok(GCC, 1, 400), ok(Nestor, 1, 30), {Peer: Nestor, Threads: 2, Err: "timeout"}}},
+			{Name: "lu", Results: []*Result{ok(GCC, 1, 400), ok(Nestor, 1, 30)}},
+		}}
+	if got := flops("syrk", syrk); got != 1199*1200*1000 {
+		t.Fatalf("syrk's flops %g, want n(n+1)·m", got)
+	}
+	var b strings.Builder
+	r.products(&b, false)
+	// gemm: 2e9 flops in 40 ms = 50 GFLOP/s; syrk: 1.4388e9 in 30 ms = 48.0, 96% of it.
+	for _, want := range [][]string{{"gemm", "50.0", "100%", "100.0", "100%"}, {"syrk", "48.0", "96%", "—", "—"}} {
+		if !slices.ContainsFunc(strings.Split(b.String(), "\n"), func(l string) bool { return slices.Equal(strings.Fields(l), want) }) {
+			t.Errorf("no %q in\n%s", want, b.String())
+		}
+	}
+	if strings.Contains(b.String(), "lu") {
+		t.Errorf("a kernel without flops is listed:\n%s", b.String())
 	}
 }
