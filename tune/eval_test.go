@@ -6,7 +6,10 @@ import (
 	"math/rand/v2"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"nestor/check"
 	"nestor/frontend"
@@ -144,5 +147,113 @@ func TestEvalMainLocals(t *testing.T) {
 	}
 	if m := e.Eval(ctx, "bad", "mainlocal.c", bad); !m.Wrong {
 		t.Fatalf("a candidate computing another s: %+v, want a wrong result", m)
+	}
+}
+
+// fakeEval times a candidate by its code alone, with no compiler: a
+// search measure from the hash, and a confirmation measure (a name that
+// starts with "confirm") in the reverse order, so that measuring again
+// changes which candidate is fastest.
+type fakeEval struct{ calls map[string]int }
+
+func (f *fakeEval) Eval(_ context.Context, name, _ string, src []byte) Measure {
+	h := HashCode(src)
+	var v uint64
+	for _, c := range h[:8] {
+		v = v*16 + uint64(strings.IndexRune("0123456789abcdef", c))
+	}
+	search := 1 + float64(v%1000)/1000 // seconds, in [1, 2)
+	d := time.Duration(search * 1e9)
+	if strings.HasPrefix(name, "confirm") {
+		f.calls[h]++
+		d = time.Duration((4 - search) * 1e9)
+	}
+	return Measure{Time: d, Times: []time.Duration{d, d}}
+}
+
+// TestSearchConfirm: after the search, the default policy and the
+// ConfirmTop fastest other candidates are measured again in Confirm
+// rounds, and the fastest of those measures becomes the best, whatever
+// the search measured; the search's fastest stays in Fastest.
+func TestSearchConfirm(t *testing.T) {
+	if _, err := exec.LookPath("cc"); err != nil {
+		t.Skip("no C compiler")
+	}
+	ctx := context.Background()
+	r := region(t, "gemm")
+	e, err := NewEvaluator(ctx, r.File, nil, EvalOptions{Check: check.Options{Defines: []string{"MINI_DATASET"}}, Threads: 1, Runs: 1, Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake := &fakeEval{calls: map[string]int{}}
+	var lines bytes.Buffer
+	s, err := NewSearcher(r, e, MachineOf(model.Host(), 1), Options{Budget: 12, Seed: 5, Eval: fake, Confirm: 3, Records: &lines})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Run(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Records) < ConfirmTop+2 {
+		t.Fatalf("only %d candidates measured", len(res.Records))
+	}
+	// The confirmed set: the default and the ConfirmTop fastest others.
+	var others []*Record
+	for k := range res.Records {
+		if rc := &res.Records[k]; !rc.Default {
+			others = append(others, rc)
+		}
+	}
+	slices.SortFunc(others, func(a, b *Record) int { return int((a.Time - b.Time) * 1e9) })
+	want := map[string]bool{res.Default.Code: true}
+	for _, rc := range others[:ConfirmTop] {
+		want[rc.Code] = true
+	}
+	if len(res.Confirmed) != len(want) {
+		t.Fatalf("%d candidates confirmed, want %d", len(res.Confirmed), len(want))
+	}
+	for k, c := range res.Confirmed {
+		if !want[c.Record.Code] {
+			t.Errorf("confirmed %s (search time %g s), not among the default and the fastest", c.Record.Code, c.Record.Time)
+		}
+		if fake.calls[c.Record.Code] != 3 || len(c.Times) != 6 {
+			t.Errorf("%s measured again %d times (%d runs), want 3 rounds of 2 runs", c.Record.Code, fake.calls[c.Record.Code], len(c.Times))
+		}
+		if k > 0 && c.Time < res.Confirmed[k-1].Time {
+			t.Errorf("confirmed measures out of order: %g after %g", c.Time, res.Confirmed[k-1].Time)
+		}
+	}
+	// The reversed confirmation puts the slowest of the set first.
+	slowest := res.Confirmed[0].Record
+	for _, c := range res.Confirmed {
+		if c.Record.Time > slowest.Time {
+			slowest = c.Record
+		}
+	}
+	if res.Best != res.Confirmed[0].Record || res.Best.Code != slowest.Code {
+		t.Errorf("best %s, want the confirmed fastest %s", res.Best.Code, slowest.Code)
+	}
+	if res.Fastest == nil || res.Fastest.Code != others[0].Code && res.Fastest.Code != res.Default.Code {
+		t.Errorf("Fastest %v is not the search's fastest", res.Fastest)
+	}
+	if got, ok := res.ConfirmedTime(res.Default); !ok || got <= 0 {
+		t.Errorf("the default policy has no confirmed time")
+	}
+	// The records hold the confirmed measures after the evaluations;
+	// Best (opt --records) takes the same candidate, and the summary
+	// counts only the evaluations.
+	recs, err := decodeRecords(&lines, "records")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(recs) - len(res.Records); n != len(res.Confirmed) {
+		t.Errorf("%d confirmed records written, want %d", n, len(res.Confirmed))
+	}
+	if b := Best(recs, r.Index, ""); b == nil || !b.Confirmed || b.Code != res.Best.Code {
+		t.Errorf("Best of the records is %+v, want the confirmed best %s", b, res.Best.Code)
+	}
+	if sum := Summarize(recs); sum.Evals != len(res.Records) {
+		t.Errorf("the summary counts %d evaluations, want %d", sum.Evals, len(res.Records))
 	}
 }

@@ -36,6 +36,12 @@ type Record struct {
 	// bound and created, when this evaluation started.
 	Pruned   int `json:"pruned"`
 	Expanded int `json:"expanded"`
+	// Confirmed marks the final measure of a candidate the search
+	// measured already (Options.Confirm): Time is the median of every
+	// run of its interleaved rounds, Times those runs. It is no
+	// evaluation of the search: summaries and plots leave it out, and
+	// Best prefers such measures.
+	Confirmed bool `json:"confirmed,omitempty"`
 }
 
 // Key identifies the candidate of a record: its decisions in name order.
@@ -96,7 +102,9 @@ func Best(recs []Record, region int, machine string) *Record {
 		if r.Region != region || r.Error != "" || r.Time <= 0 || machine != "" && r.Machine != machine {
 			continue
 		}
-		if best == nil || r.Time < best.Time {
+		// A confirmed measure beats every search measure (the fastest
+		// of those is biased low), then the least time.
+		if best == nil || r.Confirmed && !best.Confirmed || r.Confirmed == best.Confirmed && r.Time < best.Time {
 			best = r
 		}
 	}
@@ -142,6 +150,9 @@ func Summarize(recs []Record) Summary {
 	def, best := map[run]float64{}, map[run]float64{}
 	var runs []run
 	for _, r := range recs {
+		if r.Confirmed {
+			continue // a measure again, not an evaluation
+		}
 		s.Evals++
 		switch {
 		case r.Wrong:

@@ -48,7 +48,20 @@ type Options struct {
 	// nothing: a sample of the space, for checking the bound's soundness
 	// and the correctness of arbitrary candidates.
 	Random bool
+	// Confirm, when positive, measures again after the search, in
+	// Confirm interleaved rounds, the default policy and the ConfirmTop
+	// fastest other candidates of this run, and takes as the best the
+	// one whose runs over all rounds have the least median (see
+	// Result.Confirmed). The fastest of many noisy measures is biased
+	// low; measures taken side by side, minutes later, are not, and
+	// compare the default with the best in the same conditions. It
+	// spends Confirm·(ConfirmTop+1) evaluations beyond Budget and Time.
+	Confirm int
 }
+
+// ConfirmTop is how many of a run's fastest candidates besides the
+// default policy Options.Confirm measures again.
+const ConfirmTop = 3
 
 // DefaultOrder decides the most discriminating choices first (Telamon's
 // observation): the loop order and schedule, parallelism, tiling, the
@@ -78,6 +91,20 @@ type Result struct {
 	// PrunedAt[k] and ExpandedAt[k] count the subtrees at depth k + 1
 	// (the paper's Table 3: the share of the first levels cut).
 	PrunedAt, ExpandedAt []int
+	// Confirmed holds the final measures of Options.Confirm, fastest
+	// first (the default policy among them); Best is then the first, and
+	// Fastest the candidate the search's own measures put first.
+	Confirmed []Confirmation
+	Fastest   *Record
+}
+
+// Confirmation is a candidate measured again after the search.
+type Confirmation struct {
+	Record *Record // its record from the search
+	// Time is the median of Times, every run of every round, in
+	// seconds; Times are in round order.
+	Time  float64
+	Times []float64
 }
 
 // node is a node of the search tree: a partial candidate, reached from
@@ -101,6 +128,7 @@ type Searcher struct {
 	rank []int // per choice, its rank in the decision order
 	rng  *rand.Rand
 	done map[string]*Record // by code hash
+	srcs map[string][]byte  // the code of this run's candidates, by hash, for Options.Confirm
 	res  *Result
 	best float64 // seconds
 	// reference is the machine kind whose times the search compares.
@@ -130,7 +158,7 @@ func NewSearcher(r *Region, e *Evaluator, m Machine, opt Options) (*Searcher, er
 		return nil, err
 	}
 	s := &Searcher{R: r, E: e, M: m, Cost: cost, opt: opt, rng: rand.New(rand.NewPCG(uint64(opt.Seed), 0x6e6573746f72)),
-		done: map[string]*Record{}, res: &Result{}, best: math.Inf(1)}
+		done: map[string]*Record{}, srcs: map[string][]byte{}, res: &Result{}, best: math.Inf(1)}
 	s.rank = make([]int, len(r.Space.Choices))
 	for c, ch := range r.Space.Choices {
 		s.rank[c] = len(opt.Order)
@@ -143,7 +171,7 @@ func NewSearcher(r *Region, e *Evaluator, m Machine, opt Options) (*Searcher, er
 	}
 	for i := range opt.Prior {
 		rec := &opt.Prior[i]
-		if rec.Region == r.Index && (opt.Machine == "" || rec.Machine == opt.Machine) && rec.Code != "" {
+		if rec.Region == r.Index && (opt.Machine == "" || rec.Machine == opt.Machine) && rec.Code != "" && !rec.Confirmed {
 			s.done[rec.Code] = rec
 		}
 	}
@@ -246,7 +274,130 @@ func (s *Searcher) Run(ctx context.Context) (*Result, error) {
 		}
 		evals += len(batch)
 	}
+	if err := s.confirm(ctx); err != nil {
+		return nil, err
+	}
 	return s.finish(), nil
+}
+
+// confirm measures the default policy and the ConfirmTop fastest other
+// candidates of this run again, in s.opt.Confirm rounds of one
+// evaluation each, in turns, and makes the fastest by the median of
+// all their runs the best (Options.Confirm). A candidate that fails
+// now (it ran before) is left out.
+func (s *Searcher) confirm(ctx context.Context) error {
+	if s.opt.Confirm <= 0 {
+		return nil
+	}
+	var cands []*Record
+	for k := range s.res.Records {
+		rc := &s.res.Records[k]
+		if rc.Error == "" && rc.Time > 0 && rc.Machine == s.reference && s.srcs[rc.Code] != nil &&
+			!slices.ContainsFunc(cands, func(c *Record) bool { return c.Code == rc.Code }) {
+			cands = append(cands, rc)
+		}
+	}
+	slices.SortStableFunc(cands, func(a, b *Record) int {
+		switch {
+		case a.Default != b.Default: // the default policy first, then by time
+			if a.Default {
+				return -1
+			}
+			return 1
+		case a.Time < b.Time:
+			return -1
+		case a.Time > b.Time:
+			return 1
+		}
+		return 0
+	})
+	if len(cands) > 0 && !cands[0].Default {
+		cands = cands[:min(len(cands), ConfirmTop)]
+	} else {
+		cands = cands[:min(len(cands), ConfirmTop+1)]
+	}
+	if len(cands) < 2 {
+		return nil // nothing to compare
+	}
+	eval := s.opt.Eval
+	if eval == nil {
+		eval = s.E
+	}
+	times := make([][]float64, len(cands))
+	failed := make([]bool, len(cands))
+	for round := range s.opt.Confirm {
+		for k, rc := range cands {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			m := eval.Eval(ctx, confirmName(round+1, rc.Code), filepath.Base(s.R.File.Path), s.srcs[rc.Code])
+			if m.Err != "" || m.Machine != "" && m.Machine != s.reference {
+				failed[k] = true
+				continue
+			}
+			for _, t := range m.Times {
+				times[k] = append(times[k], t.Seconds())
+			}
+		}
+	}
+	s.res.Confirmed = nil
+	for k, rc := range cands {
+		if failed[k] || len(times[k]) == 0 {
+			continue
+		}
+		sorted := slices.Clone(times[k])
+		slices.Sort(sorted)
+		s.res.Confirmed = append(s.res.Confirmed, Confirmation{Record: rc, Time: sorted[len(sorted)/2], Times: times[k]})
+	}
+	if s.opt.Records != nil {
+		for _, c := range s.res.Confirmed {
+			rec := *c.Record
+			rec.Confirmed, rec.Time, rec.Times, rec.Eval = true, c.Time, c.Times, 0
+			line, _ := json.Marshal(rec)
+			if _, err := s.opt.Records.Write(append(line, '\n')); err != nil {
+				return err
+			}
+		}
+	}
+	slices.SortStableFunc(s.res.Confirmed, func(a, b Confirmation) int {
+		switch {
+		case a.Time < b.Time:
+			return -1
+		case a.Time > b.Time:
+			return 1
+		}
+		return 0
+	})
+	if len(s.res.Confirmed) > 0 {
+		s.res.Fastest, s.res.Best = s.res.Best, s.res.Confirmed[0].Record
+	}
+	return nil
+}
+
+// confirmName names round's measure of the candidate of hash code.
+func confirmName(round int, code string) string { return fmt.Sprintf("confirm%d-%s", round, code) }
+
+// TaskKey names an evaluation (Evaluate's name and code) for a work
+// queue that drops a task it has seen: a search's evaluation by its code
+// alone, so that a resumed run that draws the same candidate meets its
+// task again, and a round of Options.Confirm by its name, since each
+// round measures the candidate anew.
+func TaskKey(name string, src []byte) string {
+	if strings.HasPrefix(name, "confirm") {
+		return name
+	}
+	return HashCode(src)
+}
+
+// ConfirmedTime returns the final measure of rc (Options.Confirm), and
+// whether it has one.
+func (r *Result) ConfirmedTime(rc *Record) (float64, bool) {
+	for _, c := range r.Confirmed {
+		if c.Record == rc || rc != nil && c.Record.Code == rc.Code {
+			return c.Time, true
+		}
+	}
+	return 0, false
 }
 
 // descend walks from root to a complete candidate not yet evaluated,
@@ -364,6 +515,9 @@ func (s *Searcher) prepare(d *Domains, bound float64, def bool) (*pending, error
 		return nil, fmt.Errorf("tune: generating %s: %w", decisionsKey(rec.Decisions), err)
 	}
 	rec.Code = HashCode(code)
+	if def && s.opt.Confirm > 0 {
+		s.srcs[rec.Code] = code // measured again even when a prior run measured it
+	}
 	if prev, ok := s.done[rec.Code]; ok {
 		if def {
 			cp := *prev
@@ -417,6 +571,9 @@ func (s *Searcher) measure(ctx context.Context, batch []*pending) error {
 			}
 		}
 		s.done[rec.Code] = rec
+		if s.opt.Confirm > 0 && m.Err == "" {
+			s.srcs[rec.Code] = p.code
+		}
 		s.res.Records = append(s.res.Records, *rec)
 		if s.opt.Records != nil {
 			line, _ := json.Marshal(rec)
@@ -455,6 +612,9 @@ func (s *Searcher) note(rec *Record) {
 func (s *Searcher) finish() *Result {
 	if s.res.Best == nil {
 		s.res.Best = s.res.Default
+	}
+	if s.res.Fastest == nil {
+		s.res.Fastest = s.res.Best
 	}
 	return s.res
 }

@@ -59,6 +59,7 @@ again), and nestor opt --records FILE applies the best recorded decisions.
 		records := fs.String("records", "", "append every evaluation to `FILE.jsonl` (and resume from what it holds)")
 		outPath := fs.String("o", "", "write the best implementation to `OUT.c` (default FILE.tuned.c)")
 		runs := fs.Int("runs", 5, "timed runs per candidate (the median counts)")
+		confirm := fs.Int("confirm", 3, fmt.Sprintf("after the search, measure the default policy and the %d fastest other candidates again in `N` interleaved rounds, and keep the fastest of those measures (0: keep the fastest of the search's)", tune.ConfirmTop))
 		order := fs.String("order", "", "decision order: comma-separated name fragments, most discriminating first (default "+strings.Join(tune.DefaultOrder, ",")+")")
 		kernel := fs.String("kernel", "", "tune the regions of function `name` (default: the only function with regions)")
 		space := fs.Bool("space", false, "print each region's decision space and exit")
@@ -113,8 +114,8 @@ again), and nestor opt --records FILE applies the best recorded decisions.
 			if *budget < 1 {
 				return cli.UsageError{Msg: fmt.Sprintf("--budget %d: want at least 1 evaluation", *budget)}
 			}
-			if *threads < 1 || *runs < 1 {
-				return cli.UsageError{Msg: "--threads and --runs want positive numbers"}
+			if *threads < 1 || *runs < 1 || *confirm < 0 {
+				return cli.UsageError{Msg: "--threads and --runs want positive numbers, --confirm zero or more"}
 			}
 			if len(args) == 1 && args[0] == "-" {
 				return cli.UsageError{Msg: "tune compiles the original file: give its path, not - (standard input)"}
@@ -159,7 +160,7 @@ again), and nestor opt --records FILE applies the best recorded decisions.
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
 			return runTune(ctx, out, f, scop, regions, opts, tuneConfig{
-				budget: *budget, limit: *limit, threads: *threads, seed: *seed, runs: *runs,
+				budget: *budget, limit: *limit, threads: *threads, seed: *seed, runs: *runs, confirm: *confirm,
 				records: *records, out: dst, order: *order, quiet: *quiet, params: params, random: *random,
 				jobs: *jobs, dist: *distLocal, server: *server, slots: *slots, creds: *creds, prefix: *prefix,
 				resume: *resume, tls: tlsFiles,
@@ -173,6 +174,7 @@ func init() { cli.Register(tuneCommand) }
 
 type tuneConfig struct {
 	budget, threads, runs int
+	confirm               int
 	limit                 time.Duration
 	seed                  int64
 	records, out, order   string
@@ -278,7 +280,7 @@ func runTune(ctx context.Context, out io.Writer, f *frontend.File, scop *fronten
 		show := newTuneProgress(progress, cfg.budget, cfg.quiet)
 		s, err := tune.NewSearcher(r, e, m, tune.Options{Budget: cfg.budget, Time: cfg.limit, Seed: cfg.seed, Order: order,
 			Prior: prior, Records: rec, File: f.Path, Machine: m.Fingerprint, Threads: cfg.threads, Progress: show.update, Random: cfg.random,
-			Eval: eval, Jobs: cfg.jobs})
+			Eval: eval, Jobs: cfg.jobs, Confirm: cfg.confirm})
 		if err != nil {
 			return err
 		}
@@ -304,7 +306,17 @@ func runTune(ctx context.Context, out io.Writer, f *frontend.File, scop *fronten
 		opts.Decide = append(opts.Decide, make([]pipeline.Decisions, max(0, k+1-len(opts.Decide)))...)
 		opts.Decide[k] = dec
 		fmt.Fprintf(out, "region %d (%s): best %s, default policy %s (%.2fx) after %d evaluations; bound cut %d of %d subtrees; %d wrong candidates; bound above the measured time: %d\n",
-			k, f.Scops[k].Pos, cli.FormatSeconds(res.Best.Time), cli.FormatSeconds(res.Default.Time), res.Default.Time/res.Best.Time, len(res.Records), res.Pruned, res.Expanded, wrong, res.Violations)
+			k, f.Scops[k].Pos, cli.FormatSeconds(res.Fastest.Time), cli.FormatSeconds(res.Default.Time), res.Default.Time/res.Fastest.Time, len(res.Records), res.Pruned, res.Expanded, wrong, res.Violations)
+		if best, ok := res.ConfirmedTime(res.Best); ok {
+			if def, ok := res.ConfirmedTime(res.Default); ok {
+				var n int
+				for _, c := range res.Confirmed {
+					n = max(n, len(c.Times))
+				}
+				fmt.Fprintf(out, "  measured again, %d candidates in %d interleaved rounds (%d runs each): best %s, default policy %s (%.2fx)\n",
+					len(res.Confirmed), cfg.confirm, n, cli.FormatSeconds(best), cli.FormatSeconds(def), def/best)
+			}
+		}
 		if !res.Best.Default {
 			fmt.Fprintf(out, "  decisions: %s\n", tune.Describe(res.Best.Decisions))
 		}

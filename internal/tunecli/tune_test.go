@@ -29,8 +29,24 @@ func TestTuneCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := strings.Count(string(data), "\n"); n < 1 || n > 3 {
-		t.Errorf("%d records for a budget of 3", n)
+	// One line per evaluation, then the final measures of the default
+	// and the fastest others (--confirm).
+	evals, confirmed := 0, 0
+	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		if strings.Contains(l, `"confirmed":true`) {
+			confirmed++
+		} else {
+			evals++
+		}
+	}
+	if evals < 1 || evals > 3 {
+		t.Errorf("%d evaluations recorded for a budget of 3", evals)
+	}
+	if evals >= 2 && confirmed < 2 {
+		t.Errorf("%d confirmed measures after %d evaluations, want the default's and the best other's at least", confirmed, evals)
+	}
+	if evals >= 2 && !strings.Contains(stdout, "measured again") {
+		t.Errorf("tune's report lacks the confirmed measures:\n%s", stdout)
 	}
 	// The run ended well: its queue, kept for --resume, is gone.
 	if q, err := queueDir(rec); err != nil {

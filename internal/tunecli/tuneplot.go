@@ -50,6 +50,9 @@ func plotRecords(in, out string) (err error) {
 	var order []run
 	series := map[run][]tune.Record{}
 	for _, r := range recs {
+		if r.Confirmed {
+			continue // a measure again after the search, not an evaluation
+		}
 		k := run{r.Region, r.Seed, r.File}
 		if _, ok := series[k]; !ok {
 			order = append(order, k)

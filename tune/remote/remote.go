@@ -247,7 +247,8 @@ func (r *Remote) Eval(ctx context.Context, name, base string, src []byte) tune.M
 	}
 	// The task is named by its code, not by the evaluation's number: a
 	// resumed run that draws the same candidate meets its task again.
-	id := r.Run + "-" + tune.HashCode(src)
+	// A confirmation round is a task of its own (tune.TaskKey).
+	id := r.Run + "-" + tune.TaskKey(name, src)
 	ch := make(chan dist.Result, 1)
 	r.mu.Lock()
 	if res, ok := r.early[id]; ok {
