@@ -577,6 +577,9 @@ func (pr *printer) packed(n *Packed, depth int) {
 		})
 	}
 	pr.used["nestor_min"], pr.used["nestor_pack_alloc"] = true, true
+	if n.Parallel {
+		pr.used["NESTOR_PACK_FORK_WORK"] = true
+	}
 	i := func(parts ...string) string { return counter(0, parts...) }
 	j := func(parts ...string) string { return counter(1, parts...) }
 	k := func(parts ...string) string { return counter(2, parts...) }
@@ -636,7 +639,7 @@ func (pr *printer) packed(n *Packed, depth int) {
 	// end, in every thread, before any thread writes W's columns.
 	ownY := n.Parallel && !whole
 	if n.Parallel {
-		line("#pragma omp parallel if(nestor_ni > %d)", n.MC)
+		line("#pragma omp parallel if(nestor_ni > %d && (double)nestor_ni * nestor_nj * nestor_nk >= NESTOR_PACK_FORK_WORK)", n.MC)
 	}
 	line("{")
 	d++

@@ -67,6 +67,12 @@ var macros = []struct{ name, def string }{
 		"#define nestor_pack_alloc(n) __builtin_malloc(n)",
 		"#define nestor_pack_free(p) __builtin_free(p)",
 		"#endif"}, "\n")},
+	// The fewest multiply-adds for which a packed product forks its team
+	// (pack.go); -DNESTOR_PACK_FORK_WORK=N overrides it. Each thread maps
+	// and touches its own buffers and packs all of Y: gemm, one call per
+	// process, ran slower at 2 threads than at 1 up to 400³ (2.43 against
+	// 2.23 ms) and level at 500³ (4.09 against 4.13 ms).
+	{"NESTOR_PACK_FORK_WORK", "#define NESTOR_PACK_FORK_WORK 134217728 /* 2^27 */"},
 }
 
 // maxMacroDepth is the deepest nesting of the portable helper macros a
