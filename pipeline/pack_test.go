@@ -146,7 +146,7 @@ void kernel(int n, double alpha, double C[N + 4][N + 4], double A[N + 4][N + 4],
 				return
 			}
 			packed++
-			res, err := check.Compare(context.Background(), f, nil, out, check.Options{Runs: 1, Threads: []int{1, 2},
+			res, err := check.Compare(context.Background(), f, nil, out, check.Options{Runs: 1, Threads: []int{1, 2}, Defines: []string{"NESTOR_PACK_FORK_WORK=0"}, // the team forks at 2 threads
 				CFlags: []string{"-ffp-contract=off"}, Exact: true})
 			if err != nil {
 				t.Fatalf("%v\n%s", err, src)
@@ -221,7 +221,7 @@ void kernel(int n, double alpha, double C[N + 4][N + 4], double A[N + 4][N + 4],
 					inPlace++
 				}
 			}
-			res, err := check.Compare(context.Background(), f, nil, out, check.Options{Runs: 1, Threads: []int{1, 2},
+			res, err := check.Compare(context.Background(), f, nil, out, check.Options{Runs: 1, Threads: []int{1, 2}, Defines: []string{"NESTOR_PACK_FORK_WORK=0"}, // the team forks at 2 threads
 				CFlags: []string{"-ffp-contract=off"}, Exact: true})
 			if err != nil {
 				t.Fatalf("%v\n%s", err, src)
