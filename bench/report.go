@@ -327,13 +327,7 @@ func (r *Report) gemm(w io.Writer, markdown bool) {
 	}
 	p := k.Params
 	title := fmt.Sprintf("gemm, C = alpha·A·B + beta·C with ni=%d, nj=%d, nk=%d: GFLOP/s = 2·ni·nj·nk / time", p["ni"], p["nj"], p["nk"])
-	if markdown {
-		fmt.Fprintf(w, "\n## gemm against OpenBLAS\n\n%s.\n\n", title)
-		writeMarkdown(w, rows, false)
-	} else {
-		fmt.Fprintf(w, "\n%s\n\n", title)
-		writeAligned(w, rows)
-	}
+	writeSection(w, markdown, "gemm against OpenBLAS", title, rows)
 	if blas == nil {
 		fmt.Fprintln(w, "\n(OpenBLAS did not run: no comparison.)")
 		return
@@ -383,8 +377,14 @@ func (r *Report) products(w io.Writer, markdown bool) {
 		rows = append(rows, row)
 	}
 	title := "nestor's matrix products in GFLOP/s (two per multiply-add of the products) and as a share of nestor's gemm at the same thread count"
+	writeSection(w, markdown, "Matrix products against gemm", title, rows)
+}
+
+// writeSection writes a table under its title: in Markdown a section
+// with its heading, else the title and the aligned table.
+func writeSection(w io.Writer, markdown bool, heading, title string, rows [][]string) {
 	if markdown {
-		fmt.Fprintf(w, "\n## Matrix products against gemm\n\n%s.\n\n", title)
+		fmt.Fprintf(w, "\n## %s\n\n%s.\n\n", heading, title)
 		writeMarkdown(w, rows, false)
 	} else {
 		fmt.Fprintf(w, "\n%s\n\n", title)

@@ -52,7 +52,7 @@ func (pr *printer) forkWorkIf(l *Loop) (iters string, work []string, never bool)
 // that read no counter of level from or deeper (they are evaluated before
 // the loop at that level starts).
 func (pr *printer) workConds(l *Loop, from int) (work []string, never bool) {
-	need, factors, never := pr.workNeed(l, from)
+	need, factors, never, _ := pr.workEstimate(l, from)
 	if never || need <= 1 {
 		return nil, never
 	}
@@ -72,19 +72,13 @@ func (pr *printer) workConds(l *Loop, from int) (work []string, never bool) {
 	return work, false
 }
 
-// workNeed returns the estimate of the work of a fork of l as the product
-// of the trip counts factors (C expressions, read before the loop at
-// level from starts) and a constant, and need, the least value of the
+// workEstimate returns the estimate of the work of a fork of l as the
+// product of the trip counts factors (C expressions, read before the loop
+// at level from starts) and a constant, and need, the least value of the
 // factors' product for which the estimate reaches minForkWork: 1 when it
-// always does, and never when it cannot.
-func (pr *printer) workNeed(l *Loop, from int) (need int64, factors []string, never bool) {
-	need, factors, never, _ = pr.workEstimate(l, from)
-	return need, factors, never
-}
-
-// workEstimate is workNeed, and whether a loop of the chain counted once
-// for want of a usable trip count (a triangle's inner loop): the estimate
-// may then be far below the work.
+// always does, and never when it cannot. partial reports that a loop of
+// the chain counted once for want of a usable trip count (a triangle's
+// inner loop): the estimate may then be far below the work.
 func (pr *printer) workEstimate(l *Loop, from int) (need int64, factors []string, never, partial bool) {
 	konst := int64(1)
 	add := func(loop *Loop) {
@@ -114,7 +108,7 @@ func (pr *printer) workEstimate(l *Loop, from int) (need int64, factors []string
 }
 
 // workClause returns the if clause of an OpenMP loop l entered once (not
-// nested in a sequential loop): the product of workNeed's factors reaches
+// nested in a sequential loop): the product of workEstimate's factors reaches
 // need, computed in double (a product of int trip counts may overflow
 // int). A clause need not be affine: nestor reads its own output back as
 // code, and ignores pragmas. never reports that the work is a constant
@@ -137,7 +131,7 @@ func (pr *printer) workClause(l *Loop) (clause string, never bool) {
 }
 
 // uncounted reports whether a loop in ns, at any depth, has no trip count
-// that workNeed could use (one that reads no counter of level from or
+// that workEstimate could use (one that reads no counter of level from or
 // deeper): a triangle's loop, which the estimate would count once.
 func (pr *printer) uncounted(ns []Node, from int) bool {
 	for _, n := range ns {
