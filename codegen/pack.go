@@ -107,17 +107,21 @@ type PackOptions struct {
 }
 
 // The block sizes of a packed product: MC rows of X and KC steps of k
-// (MC·KC elements, in L2; 48 rows share 1000 rows among two threads
-// within 5%), NC columns of Y (KC·NC elements, 1 MB for
-// double: in L2 or L3, and few pages for a first call to map).
+// (MC·KC elements, in L2), and at most packYBytes of Y per block of k
+// (KC·NC elements: in L3, two 2 MB pages for a first call to map). The
+// columns are cut into blocks of equal width under that limit: gemm
+// LARGE's 1100 columns in one block of 1104 instead of 512, 512 and 76
+// ran 4–5% faster at 1 and 2 threads (X is packed once per block of
+// columns).
 const (
-	packMR = 6
-	packMC = 48
-	packKC = 256
-	packNC = 512
-	// packWholeY is how many KC×NC blocks a Y packed over the whole k
-	// range may take at most (per column block).
-	packWholeY = 4
+	packMR     = 6
+	packMC     = 48
+	packKC     = 256
+	packYBytes = 9 << 18 // 2.25 MiB: 1152 columns of double
+	// A Y packed over the whole k range takes blocks of columns as wide
+	// as keep it at packWholeY blocks of KC×packWholeNC elements.
+	packWholeNC = 512
+	packWholeY  = 4
 )
 
 // Pack replaces each loop at the top of b (alone in an if at the top, or
@@ -168,7 +172,8 @@ func Pack(b *Block, p, orig *ir.Program, opt PackOptions) []int {
 		}
 		pk.Stmt, pk.Guard, pk.Loop = stmts[0], guard, l
 		size := orig.Arrays[orig.Stmts[stmts[0]].Accesses[0].Array].Elem.Size()
-		pk.MR, pk.NR, pk.MC, pk.KC, pk.NC = packMR, max(4, 2*opt.VectorBytes/size), packMC, packKC, packNC
+		pk.MR, pk.NR, pk.MC, pk.KC = packMR, max(4, 2*opt.VectorBytes/size), packMC, packKC
+		pk.NC = max(pk.NR, packYBytes/(pk.KC*size)/pk.NR*pk.NR)
 		pk.Parallel = parallel
 		b.Body[k] = pk
 		done = append(done, stmts[0])
@@ -594,7 +599,7 @@ func (pr *printer) packed(n *Packed, depth int) {
 		line("if (%s)", strings.Join(conds, " && "))
 		d++
 	}
-	line("{ /* %s as packed blocks (BLIS): %dx%d register block, %dx%dx%d blocks */", st.Name, n.MR, n.NR, n.MC, n.KC, n.NC)
+	line("{ /* %s as packed blocks (BLIS): %dx%d register block, %dx%d blocks of X, %dx(at most %d) of Y */", st.Name, n.MR, n.NR, n.MC, n.KC, n.KC, n.NC)
 	d++
 	line("%s nestor_ni = %s, nestor_nj = %s, nestor_nk = %s;", ct, extent(0), extent(1), extent(2))
 	line("if ((double)nestor_ni * nestor_nj * nestor_nk < %d) {", packMinWork)
@@ -617,13 +622,18 @@ func (pr *printer) packed(n *Packed, depth int) {
 		// 2 MB pages to map on a first call). Narrower blocks pack X
 		// once more per block: trmm LARGE (k over 999) ran 9% slower at
 		// one thread with blocks of 128 columns than with 512.
-		line("%s nestor_ncb = nestor_max(%d, nestor_min(%d, %d / nestor_max(nestor_nk, 1) / %d * %d));", ct, n.NR, n.NC, packWholeY*n.KC*n.NC, n.NR, n.NR)
+		line("%s nestor_ncb = nestor_max(%d, nestor_min(%d, %d / nestor_max(nestor_nk, 1) / %d * %d));", ct, n.NR, packWholeNC, packWholeY*n.KC*packWholeNC, n.NR, n.NR)
 		for q := range n.Terms {
 			line("%s *nestor_Bp%s = (%s *) nestor_pack_alloc(sizeof(%s) * nestor_nk * nestor_ncb);", t, sfx(q), t, t)
 		}
-	} else if !n.Parallel {
-		for q := range n.Terms {
-			line("%s *nestor_Bp%s = (%s *) nestor_pack_alloc(sizeof(%s) * %d * %d);", t, sfx(q), t, t, n.KC, n.NC)
+	} else {
+		// Blocks of columns of equal width (a multiple of NR), at most NC.
+		line("%s nestor_ncb = (nestor_nj + %d) / %d; /* blocks of columns */", ct, n.NC-1, n.NC)
+		line("nestor_ncb = ((nestor_nj + nestor_ncb - 1) / nestor_ncb + %d) / %d * %d; /* their width */", n.NR-1, n.NR, n.NR)
+		if !n.Parallel {
+			for q := range n.Terms {
+				line("%s *nestor_Bp%s = (%s *) nestor_pack_alloc(sizeof(%s) * %d * nestor_ncb);", t, sfx(q), t, t, n.KC)
+			}
 		}
 	}
 	// ownY: in parallel, every thread packs its own copy of each block of
@@ -648,7 +658,7 @@ func (pr *printer) packed(n *Packed, depth int) {
 	}
 	if ownY {
 		for q := range n.Terms {
-			line("%s *nestor_Bp%s = (%s *) nestor_pack_alloc(sizeof(%s) * %d * %d);", t, sfx(q), t, t, n.KC, n.NC)
+			line("%s *nestor_Bp%s = (%s *) nestor_pack_alloc(sizeof(%s) * %d * nestor_ncb);", t, sfx(q), t, t, n.KC)
 		}
 	}
 	// pack prints the loops that copy a block of each term's side into
@@ -833,27 +843,23 @@ func (pr *printer) packed(n *Packed, depth int) {
 		d--
 		line("}")
 	} else {
-		line("for (%s nestor_jc = 0; nestor_jc < nestor_nj; nestor_jc += %d)", ct, n.NC)
+		lo, hi := "0", "nestor_ni"
+		if n.Parallel {
+			rowRanges(pr, line, n, ct)
+			lo, hi = "nestor_i0", "nestor_i1"
+		}
+		line("for (%s nestor_jc = 0; nestor_jc < nestor_nj; nestor_jc += nestor_ncb)", ct)
 		d++
 		line("for (%s nestor_pc = 0; nestor_pc < nestor_nk; nestor_pc += %d) {", ct, n.KC)
 		d++
-		line("%s nestor_nc = nestor_min(%d, nestor_nj - nestor_jc), nestor_kc = nestor_min(%d, nestor_nk - nestor_pc);", ct, n.NC, n.KC)
+		line("%s nestor_nc = nestor_min(nestor_ncb, nestor_nj - nestor_jc), nestor_kc = nestor_min(%d, nestor_nk - nestor_pc);", ct, n.KC)
 		pack("j", "n", "v", n.NR, "nestor_Bp", func(tm PackTerm) ir.Expr { return tm.Y }, [3]string{"", j("nestor_jc", "nestor_jr", "nestor_v"), k("nestor_pc", "nestor_p")})
-		if n.Parallel {
-			// The same rows to the same thread at every k block (the
-			// same static schedule over the same count, which OpenMP
-			// guarantees): each element still sums its k blocks in
-			// order, in one thread, with no barrier between them.
-			if n.Diag != nil {
-				// The rows of a triangle hold unequal work: blocks in turn.
-				line("#pragma omp for schedule(static, 1) nowait")
-			} else {
-				line("#pragma omp for schedule(static) nowait")
-			}
-		}
-		line("for (%s nestor_ic = 0; nestor_ic < nestor_ni; nestor_ic += %d) {", ct, n.MC)
+		// In parallel, each thread takes its own rows [nestor_i0,
+		// nestor_i1) at every k block: each element still sums its k
+		// blocks in order, in one thread, with no barrier between them.
+		line("for (%s nestor_ic = %s; nestor_ic < %s; nestor_ic += %d) {", ct, lo, hi, n.MC)
 		d++
-		line("%s nestor_mc = nestor_min(%d, nestor_ni - nestor_ic);", ct, n.MC)
+		line("%s nestor_mc = nestor_min(%d, %s - nestor_ic);", ct, n.MC, hi)
 		packA()
 		micro("nestor_kc", "nestor_p")
 		d--
@@ -882,4 +888,49 @@ func (pr *printer) packed(n *Packed, depth int) {
 	d--
 	line("}")
 	pr.line(0, "#pragma scop")
+}
+
+// rowRanges prints, at the top of a packed product's parallel region, the
+// rows [nestor_i0, nestor_i1) of the calling thread: contiguous ranges,
+// one per thread in thread order, cut at register-block boundaries
+// where the running sum of the rows' work (one plus the row's columns in
+// the domain: a triangle's rows hold unequal work) reaches the thread's
+// share. Every thread computes the same cuts, so the ranges partition the
+// rows whatever the work counts are; only the balance depends on them
+// (integer sums: a -ffast-math build must not round one thread's cut
+// differently from its neighbour's).
+// An even split of MC-row blocks (schedule(static)) gave gemm LARGE's
+// 21 blocks of 48 rows 11 and 10 to 2 threads, 528 and 472 rows.
+func rowRanges(pr *printer, line func(string, ...any), n *Packed, ct string) {
+	cols := "nestor_nj"
+	if dg := n.Diag; dg != nil {
+		pr.used["nestor_max"] = true
+		dd, _ := constDiff(n.Lower[0], n.Lower[1])
+		dd += dg.B
+		if dg.Upper { // columns 0 .. min(nj-1, i+dd)
+			cols = fmt.Sprintf("nestor_max(0, nestor_min(nestor_nj, nestor_i + %d))", dd+1)
+		} else { // columns max(0, i+dd) .. nj-1
+			cols = fmt.Sprintf("nestor_nj - nestor_max(0, nestor_min(nestor_nj, nestor_i + %d))", dd)
+		}
+	}
+	line("%s nestor_i0 = 0, nestor_i1 = nestor_ni;", ct)
+	pr.line(0, "#ifdef _OPENMP")
+	line("{")
+	line("  extern int omp_get_num_threads(void), omp_get_thread_num(void);")
+	line("  long long nestor_nt = omp_get_num_threads(), nestor_t = omp_get_thread_num(), nestor_all = 0, nestor_acc = 0;")
+	line("  for (%s nestor_i = 0; nestor_i < nestor_ni; nestor_i++)", ct)
+	line("    nestor_all += 1 + %s;", cols)
+	line("  nestor_i0 = nestor_ni;")
+	line("  for (%s nestor_b = 0; nestor_b < nestor_ni; nestor_b += %d) {", ct, n.MR)
+	line("    if (nestor_i0 == nestor_ni && nestor_acc * nestor_nt >= nestor_all * nestor_t)")
+	line("      nestor_i0 = nestor_b;")
+	line("    if (nestor_acc * nestor_nt >= nestor_all * (nestor_t + 1)) {")
+	line("      nestor_i1 = nestor_b;")
+	line("      break;")
+	line("    }")
+	line("    for (%s nestor_i = nestor_b; nestor_i < nestor_min(nestor_b + %d, nestor_ni); nestor_i++)", ct, n.MR)
+	line("      nestor_acc += 1 + %s;", cols)
+	line("  }")
+	line("}")
+	pr.line(0, "#endif")
 }
