@@ -462,7 +462,8 @@ func packable(orig *ir.Program, s int, liveIn func(a int) bool) (*Packed, bool) 
 // kBounds completes and tightens the bounds of I and K that the
 // constraint KDiag and the other's bounds give: every row of the box then
 // meets some k and every k some row (the statement reads each packed
-// element, and writes each row it loads), with I's bounds given. False
+// element, and writes each row it loads), with I's bound on the side
+// the constraint does not give. False
 // when the bounds needed differ by more than a constant.
 func (pk *Packed) kBounds(seenLo, seenHi *[3]bool) bool {
 	const i, k = 0, 2
@@ -486,15 +487,13 @@ func (pk *Packed) kBounds(seenLo, seenHi *[3]bool) bool {
 		}
 		return true
 	}
-	if !seenLo[i] || !seenHi[i] {
-		return false
-	}
 	if dg.Upper { // K ≤ I + B: K below I's last row + B, I from K's first − B
-		return tighten(&pk.Upper, seenHi, k, pk.Upper[i], dg.B, false) &&
+		return seenHi[i] && tighten(&pk.Upper, seenHi, k, pk.Upper[i], dg.B, false) &&
 			seenLo[k] && tighten(&pk.Lower, seenLo, i, pk.Lower[k], -dg.B, true)
 	}
-	// K ≥ I + B: K from I's first row + B, I below K's last − B.
-	return tighten(&pk.Lower, seenLo, k, pk.Lower[i], dg.B, true) &&
+	// K ≥ I + B: K from I's first row + B, I below K's last − B (symm's
+	// C[k][j] += … for k < i gives I no other upper bound).
+	return seenLo[i] && tighten(&pk.Lower, seenLo, k, pk.Lower[i], dg.B, true) &&
 		seenHi[k] && tighten(&pk.Upper, seenHi, i, pk.Upper[k], -dg.B, false)
 }
 

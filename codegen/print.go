@@ -192,14 +192,57 @@ func printC(w io.Writer, p *ir.Program, n Node, indent string, stmt stmtFunc, op
 		}
 	}
 	accessed := accessedArrays(p)
-	var heap []string
+	// Packed blocks split the region into pieces (pack.go): a heap array
+	// is then allocated and freed outside them, so that each piece nestor
+	// reads back sees a fresh pointer declared before it
+	// (frontend.freshPointer), not an allocation one piece makes and
+	// another frees.
+	split := pr.used["nestor_pack_alloc"]
+	outside := func(lines func()) {
+		if split {
+			fmt.Fprintf(&out, "%s#pragma endscop\n", indent)
+		}
+		lines()
+		if split {
+			fmt.Fprintf(&out, "%s#pragma scop\n", indent)
+		}
+	}
+	var heap, heapDecls []string
 	for a, arr := range p.Arrays {
 		if arr.Storage != ir.ScopLocal || !accessed[a] {
 			continue
 		}
-		if arr.Heap && arr.Rank() == 1 {
-			size := ir.FormatAff(arr.Dims[0], ir.Names{Param: pr.params})
-			fmt.Fprintf(&out, "%s%s *%s = __builtin_malloc(sizeof(%s) * (%s));\n", indent, arr.Elem, arr.Name, arr.Elem, size)
+		if arr.Heap && arr.Rank() >= 1 {
+			// A pointer to the rows (a variably modified type past the
+			// first dimension): x[i][j] indexes it as it would the array.
+			size, rows := "", ""
+			for k, d := range arr.Dims {
+				x := ir.FormatAff(d, ir.Names{Param: pr.params})
+				size += " * (" + x + ")"
+				if k > 0 {
+					rows += "[" + x + "]"
+				}
+			}
+			decl := "*" + arr.Name
+			if rows != "" {
+				decl = "(*" + arr.Name + ")" + rows
+			}
+			bytes := fmt.Sprintf("sizeof(%s)%s", arr.Elem, size)
+			if !split {
+				heapDecls = append(heapDecls, fmt.Sprintf("%s%s %s = __builtin_malloc(%s);\n", indent, arr.Elem, decl, bytes))
+			} else {
+				// Outside the region: in 2 MB pages from 2 MB on, as the
+				// packed blocks' buffers (print.go's nestor_pack_alloc):
+				// a first touch of each 4K page of fresh memory costs a
+				// page fault (symm LARGE's 9.6 MB temporary took 35 ms of
+				// its 90).
+				heapDecls = append(heapDecls,
+					fmt.Sprintf("%s%s %s = %s >= 0x200000 ? aligned_alloc(0x200000, nestor_huge_bytes(%s)) : __builtin_malloc(%s);\n", indent, arr.Elem, decl, bytes, bytes, bytes),
+					fmt.Sprintf("%s#ifdef __linux__\n", indent),
+					fmt.Sprintf("%sif (%s >= 0x200000)\n", indent, bytes),
+					fmt.Sprintf("%s  madvise(%s, nestor_huge_bytes(%s), 14 /* huge pages */);\n", indent, arr.Name, bytes),
+					fmt.Sprintf("%s#endif\n", indent))
+			}
 			heap = append(heap, arr.Name)
 			continue
 		}
@@ -209,9 +252,25 @@ func printC(w io.Writer, p *ir.Program, n Node, indent string, stmt stmtFunc, op
 		}
 		fmt.Fprintf(&out, "%s%s %s%s;\n", indent, arr.Elem, arr.Name, dims)
 	}
+	if len(heap) > 0 {
+		outside(func() {
+			if split {
+				fmt.Fprintf(&out, "%sextern void *aligned_alloc(__SIZE_TYPE__, __SIZE_TYPE__);\n", indent)
+				fmt.Fprintf(&out, "%s#ifdef __linux__\n%sextern int madvise(void *, __SIZE_TYPE__, int);\n%s#endif\n", indent, indent, indent)
+				fmt.Fprintf(&out, "%s#ifndef nestor_huge_bytes\n%s#define nestor_huge_bytes(n) (((__SIZE_TYPE__) (n) + 0x1fffff) & ~(__SIZE_TYPE__) 0x1fffff)\n%s#endif\n", indent, indent, indent)
+			}
+			for _, l := range heapDecls {
+				out.WriteString(l)
+			}
+		})
+	}
 	out.Write(pr.body.Bytes())
-	for _, name := range heap {
-		fmt.Fprintf(&out, "%s__builtin_free(%s);\n", indent, name)
+	if len(heap) > 0 {
+		outside(func() {
+			for _, name := range heap {
+				fmt.Fprintf(&out, "%s__builtin_free(%s);\n", indent, name)
+			}
+		})
 	}
 	// Counters declared outside the region that no loop reuses any more
 	// (a new schedule names its own), and locals the region no longer

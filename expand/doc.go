@@ -28,6 +28,12 @@
 // ludcmp's w has four ranges (one per loop nest that computes it); only
 // the one whose loop then runs in parallel is expanded.
 //
+// With Options.Product, a range is instead expanded along every loop of
+// its kill, each counter's bounds sizing one dimension, when one of its
+// statements then becomes a matrix product the code generator packs:
+// symm's temp2 (a dot product per (i, j)) becomes T[i][j], M×N elements
+// where the rule above gives N, and runs as packed blocks.
+//
 // Then every read of t reads a value of its own range, written in the
 // same iteration of L and the loops around it, so giving the range its
 // own storage, and each iteration of L its own element t_x[i − lo],

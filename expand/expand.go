@@ -3,6 +3,7 @@ package expand
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"nestor/deps"
 	"nestor/ir"
@@ -20,10 +21,39 @@ type Expansion struct {
 	Level  int    // the loop (0 = outermost) whose counter subscripts the new array
 	Lo     ir.Aff // the counter's lower bound: the element of counter value i is i − Lo
 	Size   ir.Aff // the new array's length, hi − Lo + 1 for the counter's upper bound hi
+	// Outer are the loops around Level whose counters subscript the new
+	// array too, outermost first, when the range is expanded along every
+	// loop of its kill (Options.Product); Level's subscript comes last.
+	Outer []Dim
+}
+
+// Dim is one subscript of an expanded array: the counter of loop Level
+// minus Lo, over Size values.
+type Dim struct {
+	Level    int
+	Lo, Size ir.Aff
 }
 
 func (x Expansion) String() string {
+	if len(x.Outer) > 0 {
+		var loops []string
+		for _, d := range x.Outer {
+			loops = append(loops, fmt.Sprint(d.Level+1))
+		}
+		return fmt.Sprintf("%s expanded along loops %s and %d", x.Scalar, strings.Join(loops, ", "), x.Level+1)
+	}
 	return fmt.Sprintf("%s expanded along loop %d", x.Scalar, x.Level+1)
+}
+
+// Options choose what Expand expands besides the ranges whose loop then
+// runs in parallel.
+type Options struct {
+	// Product, when set, reports whether statement s of q is a matrix
+	// product the code generator runs as packed blocks: a range of which
+	// a statement becomes one when the range is expanded along every loop
+	// of its kill is expanded so (symm's temp2, a dot product per (i, j),
+	// becomes the product T[i][j] += B[k][j]·A[i][k]).
+	Product func(q *ir.Program, s int) bool
 }
 
 // Expand returns p with every live range of a scalar that the package
@@ -38,6 +68,11 @@ func (x Expansion) String() string {
 // xm1, ym1 and ym2) runs in parallel only when all of them are expanded,
 // and no one of them alone would make it so.
 func Expand(p *ir.Program) (*ir.Program, []Expansion, *deps.Graph, error) {
+	return ExpandWith(p, Options{})
+}
+
+// ExpandWith is Expand with options.
+func ExpandWith(p *ir.Program, opt Options) (*ir.Program, []Expansion, *deps.Graph, error) {
 	var loops [][]Expansion // the candidate ranges, grouped by the loop that subscripts them
 	for a, arr := range p.Arrays {
 		if arr.Rank() != 0 || !arr.RegionOnly {
@@ -66,6 +101,23 @@ func Expand(p *ir.Program) (*ir.Program, []Expansion, *deps.Graph, error) {
 	var done []Expansion
 	q := p
 	for _, l := range loops {
+		full, err := fullRanges(p, l)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		if opt.Product != nil && full != nil {
+			r := q
+			for k := range full {
+				r = apply(r, &full[k])
+			}
+			if slices.ContainsFunc(full, func(x Expansion) bool {
+				return slices.ContainsFunc(x.Stmts, func(s int) bool { return opt.Product(r, s) })
+			}) {
+				q = r
+				done = append(done, full...)
+				continue
+			}
+		}
 		if !parallelAfter(p, g, l) {
 			continue
 		}
@@ -78,6 +130,25 @@ func Expand(p *ir.Program) (*ir.Program, []Expansion, *deps.Graph, error) {
 		g = nil // the dependences through the scalars are gone
 	}
 	return q, done, g, nil
+}
+
+// fullRanges returns the ranges l expanded along every loop of their
+// kills, nil when some loop's counter has no bounds affine in the
+// parameters.
+func fullRanges(p *ir.Program, l []Expansion) ([]Expansion, error) {
+	var out []Expansion
+	for _, x := range l {
+		x.Outer = nil
+		for k := range x.Level {
+			lo, hi, err := bounds(p, p.Stmts[x.Kill], k)
+			if err != nil || lo == nil || hi == nil {
+				return nil, err
+			}
+			x.Outer = append(x.Outer, Dim{Level: k, Lo: *lo, Size: size(*lo, *hi)})
+		}
+		out = append(out, x)
+	}
+	return out, nil
 }
 
 // sameLoop reports whether ranges x and y are subscripted by the same
@@ -279,14 +350,20 @@ func constOnly(r []int64, np int) bool {
 	return !slices.ContainsFunc(r[1:1+np], func(c int64) bool { return c != 0 })
 }
 
-// apply returns p with scalar x.Old replaced by a new heap array of one
-// dimension subscripted by counter x.Level minus x.Lo.
+// apply returns p with scalar x.Old replaced by a new heap array
+// subscripted by the counters of x.Outer and x.Level, each minus its
+// lower bound.
 func apply(p *ir.Program, x *Expansion) *ir.Program {
 	np := len(p.Params)
 	old := p.Arrays[x.Old]
 	q := *p
+	dims := append(slices.Clone(x.Outer), Dim{Level: x.Level, Lo: x.Lo, Size: x.Size})
+	var sizes []ir.Aff
+	for _, d := range dims {
+		sizes = append(sizes, d.Size)
+	}
 	q.Arrays = append(slices.Clone(p.Arrays), &ir.Array{Name: freshName(p, "nestor_"+old.Name), Elem: old.Elem,
-		Dims: []ir.Aff{x.Size}, Storage: ir.ScopLocal, Pos: old.Pos, RegionOnly: true, Heap: true})
+		Dims: sizes, Storage: ir.ScopLocal, Pos: old.Pos, RegionOnly: true, Heap: true})
 	na := len(q.Arrays) - 1
 	x.Array = na
 	q.Stmts = slices.Clone(p.Stmts)
@@ -298,13 +375,17 @@ func apply(p *ir.Program, x *Expansion) *ir.Program {
 			if acc.Array != x.Old {
 				continue
 			}
-			sub := ir.NewAff(s.Depth(), np, 0)
-			sub.Iter[x.Level] = 1
-			for r := range np {
-				sub.Param[r] = -x.Lo.Param[r]
+			var index []ir.Aff
+			for _, d := range dims {
+				sub := ir.NewAff(s.Depth(), np, 0)
+				sub.Iter[d.Level] = 1
+				for r := range np {
+					sub.Param[r] = -d.Lo.Param[r]
+				}
+				sub.Const = -d.Lo.Const
+				index = append(index, sub)
 			}
-			sub.Const = -x.Lo.Const
-			ns.Accesses[n] = &ir.Access{Array: na, Write: acc.Write, Index: []ir.Aff{sub}}
+			ns.Accesses[n] = &ir.Access{Array: na, Write: acc.Write, Index: index}
 		}
 		q.Stmts[k] = &ns
 	}

@@ -240,3 +240,62 @@ func TestExpandTogetherRefused(t *testing.T) {
 		t.Errorf("expansions %v (%v), want none", xs, err)
 	}
 }
+
+// TestExpandProduct checks the expansion along every loop of a kill that
+// makes a statement of the range a product (Options.Product): symm's
+// temp2, a dot product per (i, j), becomes T[i][j] += B[k][j]·A[i][k];
+// without the option (or when the predicate says no) it is expanded along
+// j alone, where its loop then runs in parallel.
+func TestExpandProduct(t *testing.T) {
+	const symm = `for (i = 0; i < m; i++)
+    for (j = 0; j < n; j++) {
+      s = 0;
+      for (k = 0; k < i; k++)
+        s += B[k][j] * A[i][k];
+      y[j] = y[j] + s;
+    }`
+	p := prog(t, "  double s;\n", symm, "")
+	var asked []string
+	product := func(q *ir.Program, s int) bool {
+		st := q.Stmts[s]
+		asked = append(asked, st.Name)
+		w := q.Arrays[st.Accesses[0].Array]
+		return st.Depth() == 3 && w.Rank() == 2 // T[i][j] += …
+	}
+	q, xs, _, err := ExpandWith(p, Options{Product: product})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(xs) != 1 || len(xs[0].Outer) != 1 || xs[0].Outer[0].Level != 0 || xs[0].Level != 1 {
+		t.Fatalf("expansions %v, want s along loops 1 and 2", xs)
+	}
+	if got := xs[0].String(); got != "s expanded along loops 1 and 2" {
+		t.Errorf("String() = %q", got)
+	}
+	a := q.Arrays[xs[0].Array]
+	names := ir.Names{Param: ir.ParamNames(q)}
+	if !a.Heap || a.Rank() != 2 || ir.FormatAff(a.Dims[0], names) != "m" || ir.FormatAff(a.Dims[1], names) != "n" {
+		t.Errorf("new array %+v", a)
+	}
+	for _, s := range q.Stmts {
+		for _, acc := range s.Accesses {
+			if acc.Array == xs[0].Array && (len(acc.Index) != 2 || acc.Index[0].Iter[0] != 1 || acc.Index[1].Iter[1] != 1) {
+				t.Errorf("%s subscripts the new array by %v, want [i][j]", s.Name, acc.Index)
+			}
+		}
+	}
+	if err := ir.Check(q); err != nil {
+		t.Fatal(err)
+	}
+	if len(asked) == 0 {
+		t.Error("the predicate was never asked")
+	}
+	// No product: the rule that expands for a parallel loop.
+	_, xs, _, err = ExpandWith(p, Options{Product: func(*ir.Program, int) bool { return false }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(xs) != 1 || len(xs[0].Outer) != 0 || xs[0].Level != 1 {
+		t.Fatalf("expansions %v without a product, want s along loop 2", xs)
+	}
+}

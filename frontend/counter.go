@@ -251,14 +251,15 @@ func (b *builder) setFinal(d *cc.Declarator, alts []alt) {
 }
 
 // inferFirstSizes gives each array parameter declared without its first
-// size ("A[][n]", "(*A)[n]") a size that covers every access of the
+// size ("A[][n]", "(*A)[n]"), and each fresh pointer read as an array
+// (freshPointer), a size that covers every access of the
 // region, when one of the array's other sizes or one parameter does:
 // poly proves 0 ≤ subscript < size over each statement's domain. The size
 // is for a harness that must allocate the array; C ignores a parameter's
 // first size, so nothing else changes.
 func (b *builder) inferFirstSizes() {
 	for k, a := range b.prog.Arrays {
-		if a.Storage != ir.FuncParam || a.Rank() == 0 || a.Dims[0].Iter != nil || a.Dims[0].Param != nil {
+		if a.Storage != ir.FuncParam && a.Storage != ir.FuncLocal || a.Rank() == 0 || a.Dims[0].Iter != nil || a.Dims[0].Param != nil {
 			continue
 		}
 		var cands []ir.Aff

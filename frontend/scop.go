@@ -444,6 +444,13 @@ func constElem(pd *cc.ParameterDeclaration) bool {
 // over the parameters; quiet suppresses errors.
 func (b *builder) arrayDims(d *cc.Declarator, quiet bool) ([]ir.Aff, bool) {
 	exprs, pointer, ok := dimExprs(d)
+	fresh := false
+	if !d.IsParam() && (pointer || !ok) && b.freshPointer(d) {
+		// A pointer to a fresh allocation: its rows' sizes, the first
+		// unknown, as a parameter's.
+		rows, _ := rowDims(d)
+		exprs, pointer, ok, fresh = append([]cc.ExpressionNode{nil}, rows...), false, true, true
+	}
 	if !ok || (pointer && !d.IsParam()) {
 		if !quiet {
 			b.unsupported(d, "pointer variable %s (declare it as an array)", d.Name())
@@ -472,7 +479,7 @@ func (b *builder) arrayDims(d *cc.Declarator, quiet bool) ([]ir.Aff, bool) {
 	dims := make([]ir.Aff, len(exprs))
 	for k, e := range exprs {
 		if e == nil {
-			if k == 0 && d.IsParam() {
+			if k == 0 && (d.IsParam() || fresh) {
 				continue // "A[][n]" or "*A": the first size is absent
 			}
 			if !quiet {
@@ -582,6 +589,88 @@ func isStruct(t cc.Type) bool {
 // not static or thread-local (its value would outlive the call), its
 // address is never taken, and no identifier outside the region's bytes
 // names it.
+// freshPointer reports whether d is a local pointer, to elements ("T
+// *p") or to rows ("T (*p)[n]"), that its declaration initializes with a
+// fresh allocation (malloc, calloc, aligned_alloc, or their __builtin_
+// forms) and that the function then only subscripts or frees: no other
+// variable can point into its memory, so a region may read it as an
+// array of its own, its first size unknown as a parameter's. nestor's
+// output allocates an expanded temporary so when packed blocks split the
+// region.
+func (b *builder) freshPointer(d *cc.Declarator) bool {
+	if d.IsStatic() || d.IsThreadLocal() || d.AddressTaken() || b.fn == nil {
+		return false
+	}
+	if _, ok := rowDims(d); !ok {
+		return false
+	}
+	allocs := map[string]bool{"malloc": true, "calloc": true, "aligned_alloc": true,
+		"__builtin_malloc": true, "__builtin_calloc": true, "__builtin_aligned_alloc": true}
+	call := func(e cc.ExpressionNode, names map[string]bool) *cc.PostfixExpression {
+		x := unparen(e)
+		if c, ok := x.(*cc.CastExpression); ok && c.Case == cc.CastExpressionCast {
+			x = unparen(c.CastExpression) // "(double (*)[n]) malloc(…)"
+		}
+		pe, ok := x.(*cc.PostfixExpression)
+		if !ok || pe.Case != cc.PostfixExpressionCall || !names[calleeName(pe)] {
+			return nil
+		}
+		return pe
+	}
+	// alloc reports whether e allocates: a call of allocs, or a choice
+	// between two (by size: nestor's output takes 2 MB pages from 2 MB
+	// on).
+	var alloc func(e cc.ExpressionNode) bool
+	alloc = func(e cc.ExpressionNode) bool {
+		if c, ok := unparen(e).(*cc.ConditionalExpression); ok && c.Case == cc.ConditionalExpressionCond {
+			return sideEffectFree(c.LogicalOrExpression) && alloc(c.ExpressionList) && alloc(c.ConditionalExpression)
+		}
+		return call(e, allocs) != nil
+	}
+	// count counts the references to d in n.
+	count := func(n cc.Node) int {
+		k := 0
+		walk(n, func(n cc.Node) bool {
+			if pe, ok := n.(*cc.PrimaryExpression); ok && pe.Case == cc.PrimaryExpressionIdent && pe.ResolvedTo() == d {
+				k++
+			}
+			return true
+		})
+		return k
+	}
+	fresh, refs, uses := false, 0, 0
+	walk(b.fn.CompoundStatement, func(n cc.Node) bool {
+		switch n := n.(type) {
+		case *cc.InitDeclarator:
+			if n.Declarator == d && n.Case == cc.InitDeclaratorInit && n.Initializer != nil && n.Initializer.Case == cc.InitializerExpr {
+				fresh = alloc(n.Initializer.AssignmentExpression)
+			}
+		case *cc.PostfixExpression:
+			switch {
+			case n.Case == cc.PostfixExpressionIndex:
+				if _, x := ident(n.PostfixExpression); x == d {
+					uses++
+				}
+			case call(n, map[string]bool{"free": true, "__builtin_free": true}) != nil:
+				if args := n.ArgumentExpressionList; args != nil && args.ArgumentExpressionList == nil {
+					if _, x := ident(args.AssignmentExpression); x == d {
+						uses++
+					}
+				}
+			case call(n, map[string]bool{"madvise": true}) != nil:
+				// Advice on its pages keeps no copy of the pointer.
+				uses += count(n.ArgumentExpressionList)
+			}
+		case *cc.PrimaryExpression:
+			if n.Case == cc.PrimaryExpressionIdent && n.ResolvedTo() == d {
+				refs++
+			}
+		}
+		return true
+	})
+	return fresh && refs == uses
+}
+
 func (b *builder) regionOnly(d *cc.Declarator) bool {
 	if d.IsStatic() || d.IsThreadLocal() || d.AddressTaken() {
 		return false

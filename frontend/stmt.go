@@ -595,13 +595,17 @@ func (b *builder) counterInit(n cc.Node, d *cc.Declarator, e cc.ExpressionNode) 
 }
 
 // heapDecl recognizes "T *p = __builtin_malloc(sizeof(T) * (e));" (or
-// malloc, either operand order) with e affine in the parameters, as
+// malloc, the factors in any order) with e affine in the parameters, as
 // nestor's output allocates an expanded scalar: p becomes a region-local
 // array of e elements on the heap (ir.Array.Heap), which generated code
-// allocates at the region's start and frees at its end.
+// allocates at the region's start and frees at its end. A pointer to
+// rows, "T (*p)[e2]…[ek] = __builtin_malloc(sizeof(T) * (e1) * (e2) * …
+// * (ek));", the sizes after the first those of its rows, is an array of
+// e1 × … × ek elements.
 func (b *builder) heapDecl(n cc.Node, d *cc.Declarator, e cc.ExpressionNode) bool {
 	t, layers, ok := elemType(d.Type())
-	if _, pointer, shapeOK := dimExprs(d); !ok || layers != 1 || !pointer || !shapeOK || d.Type().Kind() != cc.Ptr {
+	rows, shapeOK := rowDims(d)
+	if !ok || !shapeOK || layers != 1+len(rows) || d.Type().Kind() != cc.Ptr {
 		return false
 	}
 	call, ok := unparen(e).(*cc.PostfixExpression)
@@ -611,29 +615,71 @@ func (b *builder) heapDecl(n cc.Node, d *cc.Declarator, e cc.ExpressionNode) boo
 	if name := calleeName(call); name != "__builtin_malloc" && name != "malloc" {
 		return false
 	}
-	mul, ok := unparen(call.ArgumentExpressionList.AssignmentExpression).(*cc.MultiplicativeExpression)
-	if !ok || mul.Case != cc.MultiplicativeExpressionMul {
-		return false
-	}
-	var size ir.Aff
-	found := false
-	for _, pair := range [][2]cc.ExpressionNode{{mul.MultiplicativeExpression, mul.CastExpression}, {mul.CastExpression, mul.MultiplicativeExpression}} {
-		if v, ok := intValue(pair[0]); ok && v == int64(t.Size()) {
-			if a, _, ok := b.aff(pair[1], affSize); ok {
-				size, found = a, true
-				break
-			}
+	// The factors of the size, left to right: sizeof(T) once, then the
+	// sizes of the dimensions in order.
+	var factors []cc.ExpressionNode
+	x := unparen(call.ArgumentExpressionList.AssignmentExpression)
+	for {
+		mul, ok := x.(*cc.MultiplicativeExpression)
+		if !ok || mul.Case != cc.MultiplicativeExpressionMul {
+			factors = append(factors, x)
+			break
 		}
+		factors = append(factors, mul.CastExpression)
+		x = mul.MultiplicativeExpression
 	}
-	if !found {
+	slices.Reverse(factors)
+	var dims []ir.Aff
+	elem := false
+	for _, f := range factors {
+		if v, ok := intValue(f); ok && v == int64(t.Size()) && !elem {
+			elem = true
+			continue
+		}
+		a, _, ok := b.aff(f, affSize)
+		if !ok {
+			return false
+		}
+		dims = append(dims, a)
+	}
+	if !elem || len(dims) != 1+len(rows) {
 		return false
+	}
+	for k, r := range rows {
+		a, _, ok := b.aff(r, affSize)
+		if !ok || !a.Equal(dims[1+k]) {
+			return false
+		}
 	}
 	b.arrays[d] = len(b.prog.Arrays)
 	b.prog.Arrays = append(b.prog.Arrays, &ir.Array{
-		Name: b.uniqueName(d.Name()), Elem: t, Dims: []ir.Aff{size}, Storage: ir.ScopLocal, Heap: true,
+		Name: b.uniqueName(d.Name()), Elem: t, Dims: dims, Storage: ir.ScopLocal, Heap: true,
 		Pos: goPos(d.Position()), RegionOnly: b.regionOnly(d),
 	})
 	return true
+}
+
+// rowDims returns the sizes of the rows of a pointer declarator: none for
+// "*p", e2 … ek for "(*p)[e2]…[ek]"; false for any other declarator.
+func rowDims(d *cc.Declarator) ([]cc.ExpressionNode, bool) {
+	if d.Pointer != nil {
+		return nil, d.Pointer.Pointer == nil && d.DirectDeclarator != nil && d.DirectDeclarator.Case == cc.DirectDeclaratorIdent
+	}
+	var rows []cc.ExpressionNode
+	dd := d.DirectDeclarator
+	for dd != nil && dd.Case == cc.DirectDeclaratorArr && dd.AssignmentExpression != nil {
+		rows = append(rows, dd.AssignmentExpression)
+		dd = dd.DirectDeclarator
+	}
+	if dd == nil || dd.Case != cc.DirectDeclaratorDecl || len(rows) == 0 {
+		return nil, false
+	}
+	in := dd.Declarator
+	if in == nil || in.Pointer == nil || in.Pointer.Pointer != nil || in.DirectDeclarator == nil || in.DirectDeclarator.Case != cc.DirectDeclaratorIdent {
+		return nil, false
+	}
+	slices.Reverse(rows)
+	return rows, true
 }
 
 // heapFree reports whether e is "free(p)" (or __builtin_free) of a heap

@@ -306,3 +306,77 @@ void f(int n, int m, double (*restrict A)[n], double (*B)[8], double C[][4]) {
 		t.Errorf("C: first size %s, want none", ir.FormatAff(c.Dims[0], names))
 	}
 }
+
+// TestHeapRows checks a heap allocation of rows in the region, as nestor's
+// output allocates a temporary expanded along two loops.
+func TestHeapRows(t *testing.T) {
+	p := parseOne(t, `
+void f(int n, int m, double x[n][m]) {
+#pragma scop
+  double (*w)[m] = __builtin_malloc(sizeof(double) * (n) * (m));
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++)
+      w[i][j] = x[i][j];
+  __builtin_free(w);
+#pragma endscop
+}`).Prog
+	w := p.Arrays[p.ArrayIndex("w")]
+	names := ir.Names{Param: ir.ParamNames(p)}
+	if !w.Heap || w.Storage != ir.ScopLocal || w.Rank() != 2 || ir.FormatAff(w.Dims[0], names) != "n" || ir.FormatAff(w.Dims[1], names) != "m" {
+		t.Errorf("w: %+v", w)
+	}
+	// Rows of another size than the allocation's are no array nestor
+	// knows the shape of.
+	_, err := Parse("test.c", []byte(`
+void f(int n, int m, double x[n][m]) {
+#pragma scop
+  double (*w)[n] = __builtin_malloc(sizeof(double) * (n) * (m));
+  for (int i = 0; i < n; i++)
+    w[i][0] = x[i][0];
+  __builtin_free(w);
+#pragma endscop
+}`), Config{})
+	if err == nil {
+		t.Error("rows of n elements in an allocation of n × m: accepted")
+	}
+}
+
+// TestFreshPointer checks that a pointer the function initializes with a
+// fresh allocation and then only subscripts (or frees, or advises) is an
+// array to a region, its first size inferred as a parameter's, and that
+// a pointer that may alias another array is not.
+func TestFreshPointer(t *testing.T) {
+	const loops = `
+#pragma scop
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++)
+      t[i][j] = A[i][j] * 2;
+#pragma endscop
+`
+	p := parseOne(t, `
+void *malloc(unsigned long);
+void free(void *);
+int madvise(void *, unsigned long, int);
+void f(int n, int m, double A[n][m]) {
+  double (*t)[m] = n * m > 4 ? malloc(sizeof(double) * n * m) : malloc(8);
+  madvise(t, sizeof(double) * n * m, 14);`+loops+`  free(t);
+}`).Prog
+	a := p.Arrays[p.ArrayIndex("t")]
+	names := ir.Names{Param: ir.ParamNames(p)}
+	if a.Storage != ir.FuncLocal || a.Rank() != 2 || ir.FormatAff(a.Dims[0], names) != "n" || ir.FormatAff(a.Dims[1], names) != "m" {
+		t.Errorf("t: %+v", a)
+	}
+	for _, tc := range []struct{ name, init, after string }{
+		{"a copy of another pointer", "double (*t)[m] = (double (*)[m]) A;", ""},
+		{"copied to another pointer", "double (*t)[m] = malloc(sizeof(double) * n * m);\n  double (*u)[m] = t; (void)u;", ""},
+		{"assigned again", "double (*t)[m] = malloc(sizeof(double) * n * m);", "  t = (double (*)[m]) A;\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := "void *malloc(unsigned long);\nvoid f(int n, int m, double A[n][m]) {\n  " + tc.init + loops + tc.after + "}\n"
+			_, err := Parse("test.c", []byte(src), Config{})
+			if err == nil || !strings.Contains(err.Error(), "pointer variable t") {
+				t.Errorf("error %v, want the pointer refused", err)
+			}
+		})
+	}
+}

@@ -34,8 +34,8 @@ func Check(p *Program) error {
 			return fmt.Errorf("ir: array %s has element type %s", a.Name, a.Elem)
 		}
 		for d, e := range a.Dims {
-			if d == 0 && a.Storage == FuncParam && e.Iter == nil && e.Param == nil && e.Local == nil && e.Const == 0 {
-				continue // "A[][n]": the first size of an array parameter may be absent
+			if d == 0 && (a.Storage == FuncParam || a.Storage == FuncLocal) && e.Iter == nil && e.Param == nil && e.Local == nil && e.Const == 0 {
+				continue // "A[][n]": the first size of an array parameter (or of a fresh pointer) may be absent
 			}
 			if err := checkAff(e, 0, np, 0); err != nil {
 				return fmt.Errorf("ir: array %s dimension %d: %v", a.Name, d, err)

@@ -43,7 +43,8 @@ func (s Storage) String() string { return storageNames[s] }
 // parameter the first dimension is the declared one (C ignores it); when the
 // declaration leaves it out ("A[][n]", "(*A)[n]") it is a size the front
 // end proved to cover every access of the region, or nil when it found
-// none.
+// none. The same holds for a local pointer to a fresh allocation the front
+// end reads as an array (FuncLocal, "double (*t)[n] = malloc(…)").
 type Array struct {
 	Name    string
 	Elem    Type
@@ -56,9 +57,9 @@ type Array struct {
 	// the region is never read unless the region reads it, and its value
 	// after the region is never read. False when unknown.
 	RegionOnly bool
-	// Heap asks the generated code to allocate an ir.ScopLocal array of
-	// rank 1 on the heap for the region (an expanded scalar, package
-	// expand, whose size is a parameter) rather than on the stack.
+	// Heap asks the generated code to allocate an ir.ScopLocal array on
+	// the heap for the region (an expanded scalar, package expand, whose
+	// sizes are parameters) rather than on the stack.
 	Heap bool
 	// Members, when not nil, says the variable's elements are structs
 	// whose members all have type Elem, named Members in the order of

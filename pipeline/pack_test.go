@@ -17,7 +17,8 @@ import (
 
 // TestPack runs the corpus's matrix products with Options.Pack: every
 // product statement runs as packed blocks (a note each; syrk's and
-// covariance's over a triangle, syr2k's a sum of two products), nestor
+// covariance's over a triangle, syr2k's a sum of two products, symm's
+// two over triangles of k), nestor
 // reads the output back, and the result computes exactly what the
 // original computes, at 1 and 2 threads. gemm and syrk also run with k
 // long enough for three blocks of k and i for three blocks of rows: each
@@ -33,6 +34,10 @@ func TestPack(t *testing.T) {
 	}{{"gemm", 1, "SMALL_DATASET", true}, {"2mm", 2, "SMALL_DATASET", true}, {"3mm", 3, "MINI_DATASET", false},
 		{"syrk", 1, "SMALL_DATASET", true}, {"syr2k", 1, "SMALL_DATASET", true}, {"covariance", 1, "SMALL_DATASET", true},
 		{"trmm", 1, "SMALL_DATASET", true},
+		// symm's temp2 expanded along i and j: two triangular products
+		// (k < i), the temporary's heap array allocated outside the
+		// region's pieces (a fresh pointer when read back).
+		{"symm", 2, "SMALL_DATASET", true}, {"symm/fork", 2, "M=97 N=130 NESTOR_PACK_FORK_WORK=0", true},
 		// The team forks below NESTOR_PACK_FORK_WORK here, so that 2
 		// threads share the row blocks.
 		{"gemm/long-k", 1, "NI=100 NJ=40 NK=600 NESTOR_PACK_FORK_WORK=0", true}, {"syrk/long-k", 1, "N=110 M=600 NESTOR_PACK_FORK_WORK=0", true}} {

@@ -753,7 +753,13 @@ func expandPass(s *region, opt *Options) error {
 	if !opt.Expand || !opt.Schedule {
 		return nil
 	}
-	p, xs, g, err := expand.Expand(s.Prog)
+	// A product (packed blocks) wants its temporary expanded along every
+	// loop of the kill when packing is on.
+	var xo expand.Options
+	if opt.Pack {
+		xo.Product = codegen.Packable
+	}
+	p, xs, g, err := expand.ExpandWith(s.Prog, xo)
 	if err != nil {
 		return err
 	}
