@@ -750,6 +750,11 @@ func (pr *printer) packed(n *Packed, depth int) {
 			dd += n.KDiag.B
 		}
 		pr.used["nestor_max"] = true
+		lo, hi := "0", "nestor_ni"
+		if n.Parallel {
+			rowRanges(pr, line, n, ct)
+			lo, hi = "nestor_i0", "nestor_i1"
+		}
 		line("for (%s nestor_jc = 0; nestor_jc < nestor_nj; nestor_jc += nestor_ncb) {", ct)
 		d++
 		line("%s nestor_nc = nestor_min(nestor_ncb, nestor_nj - nestor_jc);", ct)
@@ -773,13 +778,11 @@ func (pr *printer) packed(n *Packed, depth int) {
 		}
 		d -= 2
 		line("  }")
-		if n.Parallel {
-			// The rows of a triangle hold unequal work: blocks in turn.
-			line("#pragma omp for schedule(static, 1)")
-		}
-		line("for (%s nestor_ic = 0; nestor_ic < nestor_ni; nestor_ic += %d) {", ct, n.MC)
+		// Each thread its rows (rowRanges), then a barrier: the next
+		// block of columns packs Y again.
+		line("for (%s nestor_ic = %s; nestor_ic < %s; nestor_ic += %d) {", ct, lo, hi, n.MC)
 		d++
-		line("%s nestor_mc = nestor_min(%d, nestor_ni - nestor_ic);", ct, n.MC)
+		line("%s nestor_mc = nestor_min(%d, %s - nestor_ic);", ct, n.MC, hi)
 		// [nestor_k0, nestor_k1) are the k offsets every row of the block
 		// takes, in packed blocks (full); each row takes the rest of its
 		// range, below k0 (K ≥ I + B) or from k1 (K ≤ I + B), in the
@@ -839,6 +842,9 @@ func (pr *printer) packed(n *Packed, depth int) {
 		}
 		d--
 		line("}")
+		if n.Parallel {
+			line("#pragma omp barrier")
+		}
 		d--
 		line("}")
 	} else {
@@ -893,7 +899,8 @@ func (pr *printer) packed(n *Packed, depth int) {
 // rows [nestor_i0, nestor_i1) of the calling thread: contiguous ranges,
 // one per thread in thread order, cut at register-block boundaries
 // where the running sum of the rows' work (one plus the row's columns in
-// the domain: a triangle's rows hold unequal work) reaches the thread's
+// the domain, or its k steps over a triangle of k: a triangle's rows
+// hold unequal work) reaches the thread's
 // share. Every thread computes the same cuts, so the ranges partition the
 // rows whatever the work counts are; only the balance depends on them
 // (integer sums: a -ffast-math build must not round one thread's cut
@@ -902,6 +909,17 @@ func (pr *printer) packed(n *Packed, depth int) {
 // 21 blocks of 48 rows 11 and 10 to 2 threads, 528 and 472 rows.
 func rowRanges(pr *printer, line func(string, ...any), n *Packed, ct string) {
 	cols := "nestor_nj"
+	if dg := n.KDiag; dg != nil {
+		// The k steps of the row (the columns are the same for every row).
+		pr.used["nestor_max"] = true
+		dd, _ := constDiff(n.Lower[0], n.Lower[2])
+		dd += dg.B
+		if dg.Upper { // k 0 .. min(nk-1, i+dd)
+			cols = fmt.Sprintf("nestor_max(0, nestor_min(nestor_nk, nestor_i + %d))", dd+1)
+		} else { // k max(0, i+dd) .. nk-1
+			cols = fmt.Sprintf("nestor_nk - nestor_max(0, nestor_min(nestor_nk, nestor_i + %d))", dd)
+		}
+	}
 	if dg := n.Diag; dg != nil {
 		pr.used["nestor_max"] = true
 		dd, _ := constDiff(n.Lower[0], n.Lower[1])
