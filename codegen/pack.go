@@ -799,18 +799,75 @@ func (pr *printer) packed(n *Packed, depth int) {
 		// edge prints the masked loops of the triangle's edge: per panel
 		// of NR columns and row, a row of W in a local array (registers)
 		// along the row's k offsets [from, to), then stored.
-		edge := func(from, to string) {
+		edge := func(from, to func(row string) string) {
 			line("for (%s nestor_jr = 0; nestor_jr < nestor_nc; nestor_jr += %d) {", ct, n.NR)
 			d++
 			line("%s nestor_nr = nestor_min(%d, nestor_nc - nestor_jr);", ct, n.NR)
-			line("for (%s nestor_ir = 0; nestor_ir < nestor_mc; nestor_ir++) {", ct)
+			line("for (%s nestor_ir = 0; nestor_ir < nestor_mc; nestor_ir += %d) {", ct, n.MR)
 			d++
-			w := elem([3]string{i("nestor_ic", "nestor_ir"), j("nestor_jc", "nestor_jr", "nestor_v"), ""})
+			line("%s nestor_mr = nestor_min(%d, nestor_mc - nestor_ir);", ct, n.MR)
+			// A full panel of MR rows: an MR×NR block of W in registers,
+			// as in the micro-kernel, along the k steps of any of its
+			// rows; X read in place. A row's first and last steps move
+			// with the row (one of them is the block's for all), so the
+			// steps where every row takes part run unmasked between the
+			// masked ones, all in increasing k.
+			line("if (nestor_mr == %d) {", n.MR)
+			d++
+			wr := elem([3]string{i("nestor_ic", "nestor_ir", "nestor_r"), j("nestor_jc", "nestor_jr", "nestor_v"), ""})
+			line("%s nestor_c[%d][%d];", t, n.MR, n.NR)
+			line("for (%s nestor_r = 0; nestor_r < %d; nestor_r++)", ct, n.MR)
+			line("  for (%s nestor_v = 0; nestor_v < %d; nestor_v++)", ct, n.NR)
+			line("    nestor_c[nestor_r][nestor_v] = nestor_v < nestor_nr ? %s : 0;", wr)
+			last := fmt.Sprintf("nestor_ir + %d", n.MR-1)
+			line("%s nestor_pa = %s, nestor_pb = %s, nestor_pe = %s, nestor_pf = %s;", ct, from("nestor_ir"), from(last), to("nestor_ir"), to(last))
+			steps := func(lo, hi string, masked bool) {
+				line("for (%s nestor_p = %s; nestor_p < %s; nestor_p++)", ct, lo, hi)
+				line("  for (%s nestor_r = 0; nestor_r < %d; nestor_r++) {", ct, n.MR)
+				d += 2
+				if masked {
+					row := "nestor_ir + nestor_r"
+					line("if (nestor_p < %s || nestor_p >= %s)", from(row), to(row))
+					line("  continue;")
+				}
+				irk := [3]string{i("nestor_ic", "nestor_ir", "nestor_r"), "", k("nestor_p")}
+				for q, tm := range n.Terms {
+					line("%s nestor_a%s = %s;", t, sfx(q), expr(tm.X, irk))
+				}
+				line("#pragma omp simd")
+				line("for (%s nestor_v = 0; nestor_v < %d; nestor_v++)", ct, n.NR)
+				line("  nestor_c[nestor_r][nestor_v] += %s;", n.kernelSum(st.RHS, false, func(q int) string {
+					return fmt.Sprintf("nestor_a%s * nestor_Bp%s[nestor_jr * nestor_nk + nestor_p * %d + nestor_v]", sfx(q), sfx(q), n.NR)
+				}))
+				d -= 2
+				line("  }")
+			}
+			line("if (nestor_pb < nestor_pe) {")
+			d++
+			steps("nestor_pa", "nestor_pb", true)
+			steps("nestor_pb", "nestor_pe", false)
+			steps("nestor_pe", "nestor_pf", true)
+			d--
+			line("} else {")
+			d++
+			steps("nestor_pa", "nestor_pf", true)
+			d--
+			line("}")
+			line("for (%s nestor_r = 0; nestor_r < %d; nestor_r++)", ct, n.MR)
+			line("  for (%s nestor_v = 0; nestor_v < nestor_nr; nestor_v++)", ct)
+			line("    %s = nestor_c[nestor_r][nestor_v];", wr)
+			d--
+			line("} else")
+			// The last rows of the block, one at a time.
+			line("  for (%s nestor_r = 0; nestor_r < nestor_mr; nestor_r++) {", ct)
+			d += 2
+			row := "nestor_ir + nestor_r"
+			w := elem([3]string{i("nestor_ic", "nestor_ir", "nestor_r"), j("nestor_jc", "nestor_jr", "nestor_v"), ""})
 			line("%s nestor_c[%d];", t, n.NR)
 			line("for (%s nestor_v = 0; nestor_v < %d; nestor_v++)", ct, n.NR)
 			line("  nestor_c[nestor_v] = nestor_v < nestor_nr ? %s : 0;", w)
-			line("for (%s nestor_p = %s; nestor_p < %s; nestor_p++) {", ct, from, to)
-			ik := [3]string{i("nestor_ic", "nestor_ir"), "", k("nestor_p")}
+			line("for (%s nestor_p = %s; nestor_p < %s; nestor_p++) {", ct, from(row), to(row))
+			ik := [3]string{i("nestor_ic", "nestor_ir", "nestor_r"), "", k("nestor_p")}
 			for q, tm := range n.Terms {
 				line("  %s nestor_a%s = %s;", t, sfx(q), expr(tm.X, ik))
 			}
@@ -822,6 +879,8 @@ func (pr *printer) packed(n *Packed, depth int) {
 			line("}")
 			line("for (%s nestor_v = 0; nestor_v < nestor_nr; nestor_v++)", ct)
 			line("  %s = nestor_c[nestor_v];", w)
+			d -= 2
+			line("  }")
 			d--
 			line("}")
 			d--
@@ -833,12 +892,14 @@ func (pr *printer) packed(n *Packed, depth int) {
 			full()
 		case !n.KDiag.Upper:
 			line("%s nestor_k0 = nestor_max(0, nestor_min(nestor_nk, nestor_ic + nestor_mc - 1 + %d)), nestor_k1 = nestor_nk;", ct, dd)
-			edge(fmt.Sprintf("nestor_max(0, nestor_ic + nestor_ir + %d)", dd), "nestor_k0")
+			edge(func(row string) string { return fmt.Sprintf("nestor_max(0, nestor_ic + %s + %d)", row, dd) },
+				func(string) string { return "nestor_k0" })
 			full()
 		default:
 			line("%s nestor_k0 = 0, nestor_k1 = nestor_max(0, nestor_min(nestor_nk, nestor_ic + %d + 1));", ct, dd)
 			full()
-			edge("nestor_k1", fmt.Sprintf("nestor_min(nestor_nk, nestor_ic + nestor_ir + %d + 1)", dd))
+			edge(func(string) string { return "nestor_k1" },
+				func(row string) string { return fmt.Sprintf("nestor_min(nestor_nk, nestor_ic + %s + %d)", row, dd+1) })
 		}
 		d--
 		line("}")
