@@ -41,7 +41,7 @@ type EvalOptions struct {
 // NewEvaluator builds and runs the original kernel of region scop of f
 // (nil: of f's first region); the candidates are timed as calls of that
 // kernel function.
-func NewEvaluator(ctx context.Context, f *frontend.File, scop *frontend.Scop, opt EvalOptions) (*Evaluator, error) {
+func NewEvaluator(ctx context.Context, f *frontend.File, scop *frontend.Scop, opt EvalOptions) (_ *Evaluator, err error) {
 	h, err := check.NewHarness(f, scop, opt.Check)
 	if err != nil {
 		return nil, err
@@ -51,6 +51,11 @@ func NewEvaluator(ctx context.Context, f *frontend.File, scop *frontend.Scop, op
 		if dir, err = os.MkdirTemp("", "nestor-tune-"); err != nil {
 			return nil, err
 		}
+		defer func() {
+			if err != nil {
+				os.RemoveAll(dir) // the original did not build or run
+			}
+		}()
 	} else if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}

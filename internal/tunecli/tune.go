@@ -259,6 +259,7 @@ func runTune(ctx context.Context, out io.Writer, f *frontend.File, scop *fronten
 		if err != nil {
 			return err
 		}
+		defer remote.CloseWorkers() // after the workers stop (deferred next)
 		defer c.Close()
 		if cfg.server == "" {
 			fmt.Fprintf(progress, "tune: work queue at %s (prefix %s): other machines may join with nestor worker --server %s --prefix %s\n", c.URL(), c.Prefix(), c.URL(), c.Prefix())

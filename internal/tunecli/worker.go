@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"nestor/tune/remote"
 	"os"
 	"os/signal"
 	"runtime"
@@ -79,6 +80,7 @@ lose. The worker consumes only the queue it was pointed at.`,
 			if !*quiet {
 				fmt.Fprintf(os.Stderr, "nestor worker: %d slots on %s, queue %s\n", *slots, *server, *prefix)
 			}
+			defer remote.CloseWorkers()
 			return dist.Work(ctx, dist.WorkerOptions{
 				URL: *server, Creds: *creds, Prefix: *prefix, Slots: *slots, Name: *name, Machine: *machine,
 				TLS: dist.TLSFiles{CA: *tlsCA, Cert: *tlsCert, Key: *tlsKey}, Log: logf, OnResult: onResult,

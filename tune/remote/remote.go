@@ -136,7 +136,23 @@ var workerEvals struct {
 type workerEval struct {
 	once sync.Once
 	e    *tune.Evaluator
+	root string // the kernel's folder: its files, builds and reference output
 	err  error
+}
+
+// CloseWorkers removes the folders of the kernels this process's workers
+// evaluated (the reference output and builds of a LARGE kernel take
+// gigabytes: a tune over the corpus filled the disk) and forgets their
+// evaluators. Call it once the workers have stopped.
+func CloseWorkers() {
+	workerEvals.Lock()
+	defer workerEvals.Unlock()
+	for _, we := range workerEvals.m {
+		if we.root != "" {
+			os.RemoveAll(we.root)
+		}
+	}
+	workerEvals.m = nil
 }
 
 // evalTask evaluates a candidate on a worker: the kernel's files are
@@ -161,7 +177,7 @@ func evalTask(ctx context.Context, t dist.Task) (json.RawMessage, error) {
 		workerEvals.m[k.Key] = we
 	}
 	workerEvals.Unlock()
-	we.once.Do(func() { we.e, we.err = k.evaluator(ctx) })
+	we.once.Do(func() { we.e, we.root, we.err = k.evaluator(ctx) })
 	if we.err != nil {
 		return nil, we.err
 	}
@@ -174,12 +190,25 @@ func evalTask(ctx context.Context, t dist.Task) (json.RawMessage, error) {
 	return json.Marshal(r)
 }
 
-// evaluator writes the kernel's files and builds its Evaluator.
-func (k *Kernel) evaluator(ctx context.Context) (*tune.Evaluator, error) {
-	root, err := os.MkdirTemp("", "nestor-worker-")
+// evaluator writes the kernel's files to a new folder, root, and builds
+// its Evaluator there; on an error it removes the folder.
+func (k *Kernel) evaluator(ctx context.Context) (e *tune.Evaluator, root string, err error) {
+	root, err = os.MkdirTemp("", "nestor-worker-")
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
+	defer func() {
+		if err != nil {
+			os.RemoveAll(root)
+			root = ""
+		}
+	}()
+	e, err = k.build(ctx, root)
+	return e, root, err
+}
+
+// build writes the kernel's files under root and builds its Evaluator.
+func (k *Kernel) build(ctx context.Context, root string) (*tune.Evaluator, error) {
 	for name, text := range k.Files {
 		if strings.Contains(name, "..") || filepath.IsAbs(name) {
 			return nil, fmt.Errorf("tune: task names a file outside its folder: %s", name)

@@ -244,3 +244,49 @@ func gemmRegion(t *testing.T) *tune.Region {
 	}
 	return r
 }
+
+// TestCloseWorkers: a worker's evaluation of a kernel leaves the kernel's
+// folder (its files, builds and reference output) until CloseWorkers,
+// which removes it.
+func TestCloseWorkers(t *testing.T) {
+	if _, err := exec.LookPath("cc"); err != nil {
+		t.Skip("no C compiler")
+	}
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	path := "../../testdata/kernels/gemm.c"
+	defines := []string{"MINI_DATASET"}
+	f, err := frontend.ParseFile(path, frontend.Config{Defines: defines})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := ShipKernel(f, f.Scops[0].Func.Name, tune.EvalOptions{Threads: 1, Runs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k.Defines = defines
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	payload, err := json.Marshal(evalPayload{Kernel: k, Name: "orig", Code: string(src)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := evalTask(context.Background(), dist.Task{ID: "t", Kind: EvalKind, Payload: payload})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r evalResult
+	if err := json.Unmarshal(out, &r); err != nil || r.Err != "" || r.Time <= 0 {
+		t.Fatalf("evaluation %s (%v)", out, err)
+	}
+	dirs, _ := filepath.Glob(filepath.Join(tmp, "nestor-worker-*"))
+	if len(dirs) != 1 {
+		t.Fatalf("folders %v, want the kernel's", dirs)
+	}
+	CloseWorkers()
+	if _, err := os.Stat(dirs[0]); !os.IsNotExist(err) {
+		t.Errorf("%s still there after CloseWorkers (%v)", dirs[0], err)
+	}
+}
