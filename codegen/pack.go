@@ -969,27 +969,24 @@ func (pr *printer) packed(n *Packed, depth int) {
 // An even split of MC-row blocks (schedule(static)) gave gemm LARGE's
 // 21 blocks of 48 rows 11 and 10 to 2 threads, 528 and 472 rows.
 func rowRanges(pr *printer, line func(string, ...any), n *Packed, ct string) {
-	cols := "nestor_nj"
-	if dg := n.KDiag; dg != nil {
-		// The k steps of the row (the columns are the same for every row).
+	// count prints the values of slot (1: J, 2: K) that row nestor_i
+	// takes under triangle dg, over the slot's extent ext.
+	count := func(dg *PackDiag, slot int, ext string) string {
 		pr.used["nestor_max"] = true
-		dd, _ := constDiff(n.Lower[0], n.Lower[2])
+		dd, _ := constDiff(n.Lower[0], n.Lower[slot])
 		dd += dg.B
-		if dg.Upper { // k 0 .. min(nk-1, i+dd)
-			cols = fmt.Sprintf("nestor_max(0, nestor_min(nestor_nk, nestor_i + %d))", dd+1)
-		} else { // k max(0, i+dd) .. nk-1
-			cols = fmt.Sprintf("nestor_nk - nestor_max(0, nestor_min(nestor_nk, nestor_i + %d))", dd)
+		if dg.Upper { // 0 .. min(ext-1, i+dd)
+			return fmt.Sprintf("nestor_max(0, nestor_min(%s, nestor_i + %d))", ext, dd+1)
 		}
+		// max(0, i+dd) .. ext-1
+		return fmt.Sprintf("%s - nestor_max(0, nestor_min(%s, nestor_i + %d))", ext, ext, dd)
 	}
-	if dg := n.Diag; dg != nil {
-		pr.used["nestor_max"] = true
-		dd, _ := constDiff(n.Lower[0], n.Lower[1])
-		dd += dg.B
-		if dg.Upper { // columns 0 .. min(nj-1, i+dd)
-			cols = fmt.Sprintf("nestor_max(0, nestor_min(nestor_nj, nestor_i + %d))", dd+1)
-		} else { // columns max(0, i+dd) .. nj-1
-			cols = fmt.Sprintf("nestor_nj - nestor_max(0, nestor_min(nestor_nj, nestor_i + %d))", dd)
-		}
+	cols := "nestor_nj"
+	switch {
+	case n.KDiag != nil: // the row's k steps (its columns are all)
+		cols = count(n.KDiag, 2, "nestor_nk")
+	case n.Diag != nil:
+		cols = count(n.Diag, 1, "nestor_nj")
 	}
 	line("%s nestor_i0 = 0, nestor_i1 = nestor_ni;", ct)
 	pr.line(0, "#ifdef _OPENMP")

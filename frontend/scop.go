@@ -606,6 +606,8 @@ func (b *builder) freshPointer(d *cc.Declarator) bool {
 	}
 	allocs := map[string]bool{"malloc": true, "calloc": true, "aligned_alloc": true,
 		"__builtin_malloc": true, "__builtin_calloc": true, "__builtin_aligned_alloc": true}
+	frees := map[string]bool{"free": true, "__builtin_free": true}
+	advice := map[string]bool{"madvise": true}
 	call := func(e cc.ExpressionNode, names map[string]bool) *cc.PostfixExpression {
 		x := unparen(e)
 		if c, ok := x.(*cc.CastExpression); ok && c.Case == cc.CastExpressionCast {
@@ -651,13 +653,13 @@ func (b *builder) freshPointer(d *cc.Declarator) bool {
 				if _, x := ident(n.PostfixExpression); x == d {
 					uses++
 				}
-			case call(n, map[string]bool{"free": true, "__builtin_free": true}) != nil:
+			case call(n, frees) != nil:
 				if args := n.ArgumentExpressionList; args != nil && args.ArgumentExpressionList == nil {
 					if _, x := ident(args.AssignmentExpression); x == d {
 						uses++
 					}
 				}
-			case call(n, map[string]bool{"madvise": true}) != nil:
+			case call(n, advice) != nil:
 				// Advice on its pages keeps no copy of the pointer.
 				uses += count(n.ArgumentExpressionList)
 			}

@@ -67,6 +67,17 @@ func TestRandomCandidates(t *testing.T) {
 	}
 }
 
+// miniGemm returns gemm's region and an evaluator of it at MINI size.
+func miniGemm(t *testing.T) (*Region, *Evaluator) {
+	t.Helper()
+	r := region(t, "gemm")
+	e, err := NewEvaluator(context.Background(), r.File, nil, EvalOptions{Check: check.Options{Defines: []string{"MINI_DATASET"}}, Threads: 1, Runs: 1, Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, e
+}
+
 // TestSearch runs a small search on gemm: the default policy is measured
 // first, every record is correct and distinct, and the best record's
 // decisions regenerate its code.
@@ -75,11 +86,7 @@ func TestSearch(t *testing.T) {
 		t.Skip("no C compiler")
 	}
 	ctx := context.Background()
-	r := region(t, "gemm")
-	e, err := NewEvaluator(ctx, r.File, nil, EvalOptions{Check: check.Options{Defines: []string{"MINI_DATASET"}}, Threads: 1, Runs: 1, Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r, e := miniGemm(t)
 	s, err := NewSearcher(r, e, MachineOf(model.Host(), 1), Options{Budget: 5, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
@@ -180,11 +187,7 @@ func TestSearchConfirm(t *testing.T) {
 		t.Skip("no C compiler")
 	}
 	ctx := context.Background()
-	r := region(t, "gemm")
-	e, err := NewEvaluator(ctx, r.File, nil, EvalOptions{Check: check.Options{Defines: []string{"MINI_DATASET"}}, Threads: 1, Runs: 1, Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r, e := miniGemm(t)
 	fake := &fakeEval{calls: map[string]int{}}
 	var lines bytes.Buffer
 	s, err := NewSearcher(r, e, MachineOf(model.Host(), 1), Options{Budget: 12, Seed: 5, Eval: fake, Confirm: 3, Records: &lines})
