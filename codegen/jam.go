@@ -3,7 +3,9 @@ package codegen
 import (
 	"slices"
 
+	"nestor/deps"
 	"nestor/ir"
+	"nestor/poly"
 )
 
 // Unroll-and-jam of register tiles (the "register tiling" of the
@@ -51,6 +53,11 @@ type JamOptions struct {
 	// MaxCopies bounds the statements of a jammed innermost body
 	// (statements × Rows × Cols); 0 means 64.
 	MaxCopies int
+	// Deps returns the dependences of the program the AST scans (its
+	// counters are the AST's levels), or nil; called at most once, and
+	// only for a loop whose body is a sequence (jamSeq), which the bands
+	// alone do not make legal to jam.
+	Deps func() *deps.Graph
 }
 
 // UnrollJam jams the register tiles of b as described above and returns
@@ -69,6 +76,14 @@ func UnrollJam(p *ir.Program, b *Block, opt JamOptions) int {
 		opt.MaxCopies = 64
 	}
 	j := &jammer{p: p, opt: opt, solver: newSolver(p, maxSolverWork)}
+	if analyze := opt.Deps; analyze != nil {
+		j.opt.Deps = func() *deps.Graph { // once
+			if !j.depsDone {
+				j.graph, j.depsDone = analyze(), true
+			}
+			return j.graph
+		}
+	}
 	j.depth, j.np = j.solver.depth, j.solver.np
 	b.Body = j.nodes(b.Body)
 	return j.count
@@ -80,6 +95,8 @@ type jammer struct {
 	depth, np int
 	count     int
 	solver    *solver // decides which elements the copies keep in registers
+	graph     *deps.Graph
+	depsDone  bool
 }
 
 func (j *jammer) nodes(ns []Node) []Node {
@@ -93,7 +110,11 @@ func (j *jammer) nodes(ns []Node) []Node {
 			n.Body = j.nodes(n.Body)
 			out = append(out, n)
 		case *Loop:
-			if jammed := j.jam(n); jammed != nil {
+			jammed := j.jam(n)
+			if jammed == nil {
+				jammed = j.jamSeq(n)
+			}
+			if jammed != nil {
 				out = append(out, jammed...)
 				continue
 			}
@@ -274,8 +295,14 @@ func (j *jammer) copyInner(l *Loop, body []*Instance, a, b int, rows, cols int64
 			}
 		}
 	}
-	c.Registers = j.solver.registerArrays(j.p, &c, nil)
-	c.BodyRegisters = j.solver.bodyRegisters(j.p, &c, nil)
+	// The loop's own bounds are facts inside it (t3 ≥ t1 + 1 keeps
+	// A[i][t3] apart from A[i][t1]).
+	var known []poly.Constraint
+	if c.Step == 1 {
+		known = append(boundRows(c.Lower, c.Level, true, j.depth, j.np), boundRows(c.Upper, c.Level, false, j.depth, j.np)...)
+	}
+	c.Registers = j.solver.registerArrays(j.p, &c, known)
+	c.BodyRegisters = j.solver.bodyRegisters(j.p, &c, known)
 	return &c
 }
 
@@ -343,4 +370,208 @@ func boundsUse(l *Loop, k int) bool {
 		})
 	}
 	return use(l.Lower) || use(l.Upper)
+}
+
+// jamSeq returns the nodes replacing l1 when its body is a sequence of
+// statements and innermost loops one level down, as in a fused
+// matrix–vector pair (atax: a row's dot product, then the update of y by
+// that row) or a loop kept in its original order (bicg):
+//
+//	for (i = lo; i <= hi - (F-1); i += F) {
+//	  S(i) … S(i+F-1)                            // a statement: its copies in turn
+//	  for j { T(i, j) … T(i+F-1, j) }             // a loop: its copies jammed
+//	  …
+//	}
+//	for (; i <= hi; i++)                          // the rest, as before
+//	  { S(i); for j { T(i, j) }; … }
+//
+// with F = Rows·Cols, at most 8. As in jamPair, a reduction along an inner
+// loop runs as F independent chains, and the operands that do not move
+// with i are loaded once for all copies.
+//
+// Legality comes from the dependences, not from the bands (the members
+// of a sequence are scheduled apart, and a region kept in its original
+// order has no bands): a group of F iterations of i runs each member's
+// copies before the next member's, so every dependence carried by l1
+// between members must run from an earlier member to a later one (or
+// span more than F iterations), and one inside a member's loop must have
+// a non-negative distance along it (the copies are interleaved along j).
+// Dependences not carried by l1 keep their order: the copies of one
+// iteration run as that iteration did.
+func (j *jammer) jamSeq(l1 *Loop) []Node {
+	if j.opt.Deps == nil || len(l1.Pragmas) > 0 || l1.Step != 1 || l1.Dir < 0 || l1.Rest || singleIteration(l1) {
+		return nil
+	}
+	if _, point := j.opt.Band(l1.Level); !point {
+		return nil
+	}
+	type member struct {
+		in    *Instance
+		loop  *Loop
+		guard *If // around loop, when set
+		body  []*Instance
+	}
+	instances := func(ns []Node) []*Instance {
+		var out []*Instance
+		for _, n := range ns {
+			in, ok := n.(*Instance)
+			if !ok || !identity(in.Iters) {
+				return nil
+			}
+			out = append(out, in)
+		}
+		return out
+	}
+	innerOK := func(l *Loop) bool {
+		_, point := j.opt.Band(l.Level)
+		return point && innermost(l) && l.Level == l1.Level+1 && l.Step == 1 && l.Dir >= 0 && !l.Rest &&
+			!singleIteration(l) && !boundsUse(l, l1.Level)
+	}
+	var ms []member
+	var isLoop []bool
+	stmtMember := map[int]int{}
+	loops, pays := 0, false
+	f := min(j.tileProduct(l1.Level), 8)
+	for _, n := range l1.Body {
+		var m member
+		switch n := n.(type) {
+		case *Instance:
+			if !identity(n.Iters) {
+				return nil
+			}
+			m = member{in: n, body: []*Instance{n}}
+		case *Loop:
+			m = member{loop: n}
+		case *If:
+			if len(n.Body) != 1 {
+				return nil
+			}
+			l, ok := n.Body[0].(*Loop)
+			if !ok || slices.ContainsFunc(n.Conds, func(c Cond) bool {
+				return l1.Level < len(c.Aff.Iter) && c.Aff.Iter[l1.Level] != 0 || usesLocals(c.Aff)
+			}) {
+				return nil
+			}
+			m = member{loop: l, guard: n}
+		default:
+			return nil
+		}
+		if m.loop != nil {
+			if !innerOK(m.loop) || len(m.loop.Pragmas) > 0 && !slices.Equal(m.loop.Pragmas, []string{"omp simd"}) {
+				return nil
+			}
+			if m.body = instances(m.loop.Body); m.body == nil {
+				return nil
+			}
+			loops++
+			pays = pays || j.chains(m.loop, m.body)
+			f = min(f, int64(j.opt.MaxCopies/len(m.body)))
+		}
+		for _, in := range m.body {
+			if _, dup := stmtMember[in.Stmt]; dup {
+				return nil
+			}
+			stmtMember[in.Stmt] = len(ms)
+		}
+		ms, isLoop = append(ms, m), append(isLoop, m.loop != nil)
+	}
+	if loops == 0 || !pays || f < 2 {
+		return nil
+	}
+	ok, scalar := j.seqLegal(l1.Level, stmtMember, isLoop, f)
+	if !ok {
+		return nil
+	}
+	j.count++
+	main := unrolled(l1, f)
+	main.Body = nil
+	for k, m := range ms {
+		if scalar[k] {
+			c := *m.loop
+			c.Pragmas = nil
+			m.loop = &c
+		}
+		switch {
+		case m.loop == nil:
+			for u := range f {
+				main.Body = append(main.Body, shiftInstance(m.in, l1.Level, u, l1.Level, 0))
+			}
+		case m.guard != nil:
+			g := *m.guard
+			g.Body = []Node{j.copyInner(m.loop, m.body, l1.Level, l1.Level, f, 1)}
+			main.Body = append(main.Body, &g)
+		default:
+			main.Body = append(main.Body, j.copyInner(m.loop, m.body, l1.Level, l1.Level, f, 1))
+		}
+	}
+	main.BodyRegisters = j.solver.bodyRegisters(j.p, main, nil)
+	r := rest(l1)
+	r.Body = l1.Body // the original loop, for the last rows
+	r.BodyRegisters = l1.BodyRegisters
+	return []Node{main, r}
+}
+
+// tileProduct returns Rows·Cols of the register tile at level.
+func (j *jammer) tileProduct(level int) int64 {
+	rows, cols := j.tile(level)
+	return rows * cols
+}
+
+// chains reports whether the innermost loop l updates an element that
+// does not move with it (a reduction's accumulator): its copies then run
+// as independent chains. An invariant operand alone is not reason enough
+// in a sequence: the copies' stores to one array may keep the compiler
+// from vectorizing the loop (LU's row updates).
+func (j *jammer) chains(l *Loop, body []*Instance) bool {
+	for _, in := range body {
+		for _, acc := range j.p.Stmts[in.Stmt].Accesses {
+			if acc.Write && len(acc.Index) > 0 && !moves(acc, in, l.Level) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// seqLegal reports whether jamming the loop at level by f is legal for
+// the sequence whose members hold the statements of member (see jamSeq):
+// every dependence carried by the loop, between two of its statements
+// and fewer than f iterations apart, runs to a later member, or within a
+// member that is one statement, or within a member's loop with a
+// non-negative distance along that loop. scalar flags the members' loops
+// that such a dependence with a positive distance along them keeps from
+// running as SIMD loops: the copies then depend on one another across
+// iterations of the jammed loop.
+func (j *jammer) seqLegal(level int, member map[int]int, isLoop []bool, f int64) (ok bool, scalar []bool) {
+	g := j.opt.Deps()
+	if g == nil || g.Exhausted {
+		return false, nil
+	}
+	scalar = make([]bool, len(isLoop))
+	for _, e := range g.Edges {
+		ms, ok1 := member[e.Source]
+		mt, ok2 := member[e.Target]
+		if !ok1 || !ok2 || e.Depth != level+1 {
+			continue // not between the body's statements, or not carried by the loop
+		}
+		if level >= len(e.Distance) {
+			return false, nil
+		}
+		if d := e.Distance[level]; !d.MinInf && d.Min >= f {
+			continue // from one group of f iterations to a later one
+		}
+		switch {
+		case ms < mt:
+		case ms > mt:
+			return false, nil
+		case isLoop[ms]:
+			if level+1 >= len(e.Distance) || e.Distance[level+1].MinInf || e.Distance[level+1].Min < 0 {
+				return false, nil
+			}
+			if d := e.Distance[level+1]; d.MaxInf || d.Max > 0 {
+				scalar[ms] = true
+			}
+		}
+	}
+	return true, scalar
 }

@@ -484,13 +484,33 @@ func parallelPass(s *region, opt *Options) error {
 
 // jamPass unrolls and jams the register tiles the bands' marks give
 // (Marks.Jam), after the OpenMP loops are marked.
+//
+// A loop whose body is a sequence of statements and inner loops is
+// jammed where the dependences of the region's program allow it, also
+// in a region kept in its original order (no bands, every loop a point
+// loop, the region's register tile).
 func jamPass(s *region, opt *Options) error {
+	analyze := func() *deps.Graph {
+		g, err := deps.Analyze(s.Prog)
+		if err != nil {
+			return nil
+		}
+		return g
+	}
 	if s.loops == nil {
+		if !opt.UnrollJam || !opt.Schedule {
+			return nil
+		}
+		codegen.UnrollJam(s.Prog, s.tree, codegen.JamOptions{
+			Band: func(int) (int, bool) { return 0, true },
+			Tile: func(level int) [2]int64 { return s.marks(level).Jam },
+			Deps: analyze})
 		return nil
 	}
 	codegen.UnrollJam(s.Prog, s.tree, codegen.JamOptions{
 		Band: func(level int) (int, bool) { return s.loops[level].Band, !s.loops[level].Tile },
-		Tile: func(level int) [2]int64 { return s.loops[level].Marks.Jam }})
+		Tile: func(level int) [2]int64 { return s.loops[level].Marks.Jam },
+		Deps: analyze})
 	return nil
 }
 
