@@ -238,20 +238,28 @@ func TestTrace(t *testing.T) {
 			}
 			bin, region := traceBinary(t, cc, p, n)
 			for _, vals := range c.params {
-				var argv []string
-				for _, v := range vals {
-					argv = append(argv, fmt.Sprint(v))
-				}
-				out, err := exec.Command(bin, argv...).Output()
-				if err != nil {
-					t.Fatalf("run %v: %v", vals, err)
-				}
-				if want := expectedTrace(t, p, vals); string(out) != want {
+				out := runTrace(t, bin, vals)
+				if want := expectedTrace(t, p, vals); out != want {
 					t.Errorf("params %v: trace mismatch\n%s\n--- want\n%s--- got\n%s", vals, region, want, out)
 				}
 			}
 		})
 	}
+}
+
+// runTrace runs a binary of traceBinary with parameter values vals and
+// returns its trace.
+func runTrace(t *testing.T, bin string, vals []int64) string {
+	t.Helper()
+	var argv []string
+	for _, v := range vals {
+		argv = append(argv, fmt.Sprint(v))
+	}
+	out, err := exec.Command(bin, argv...).Output()
+	if err != nil {
+		t.Fatalf("run %v: %v", vals, err)
+	}
+	return string(out)
 }
 
 // traceBinary compiles loop AST n of p with every statement replaced by a

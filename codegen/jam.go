@@ -2,6 +2,7 @@ package codegen
 
 import (
 	"slices"
+	"sync"
 
 	"nestor/deps"
 	"nestor/ir"
@@ -76,13 +77,8 @@ func UnrollJam(p *ir.Program, b *Block, opt JamOptions) int {
 		opt.MaxCopies = 64
 	}
 	j := &jammer{p: p, opt: opt, solver: newSolver(p, maxSolverWork)}
-	if analyze := opt.Deps; analyze != nil {
-		j.opt.Deps = func() *deps.Graph { // once
-			if !j.depsDone {
-				j.graph, j.depsDone = analyze(), true
-			}
-			return j.graph
-		}
+	if opt.Deps != nil {
+		j.opt.Deps = sync.OnceValue(opt.Deps)
 	}
 	j.depth, j.np = j.solver.depth, j.solver.np
 	b.Body = j.nodes(b.Body)
@@ -95,8 +91,6 @@ type jammer struct {
 	depth, np int
 	count     int
 	solver    *solver // decides which elements the copies keep in registers
-	graph     *deps.Graph
-	depsDone  bool
 }
 
 func (j *jammer) nodes(ns []Node) []Node {
@@ -431,7 +425,8 @@ func (j *jammer) jamSeq(l1 *Loop) []Node {
 	var isLoop []bool
 	stmtMember := map[int]int{}
 	loops, pays := 0, false
-	f := min(j.tileProduct(l1.Level), 8)
+	rows, cols := j.tile(l1.Level)
+	f := min(rows*cols, 8)
 	for _, n := range l1.Body {
 		var m member
 		switch n := n.(type) {
@@ -509,12 +504,6 @@ func (j *jammer) jamSeq(l1 *Loop) []Node {
 	r.Body = l1.Body // the original loop, for the last rows
 	r.BodyRegisters = l1.BodyRegisters
 	return []Node{main, r}
-}
-
-// tileProduct returns Rows·Cols of the register tile at level.
-func (j *jammer) tileProduct(level int) int64 {
-	rows, cols := j.tile(level)
-	return rows * cols
 }
 
 // chains reports whether the innermost loop l updates an element that

@@ -2,7 +2,6 @@ package codegen
 
 import (
 	"fmt"
-	"os/exec"
 	"slices"
 	"strings"
 	"testing"
@@ -81,19 +80,12 @@ func TestUnrollJam(t *testing.T) {
 				}
 				bin, region := traceBinary(t, cc, p, n)
 				for _, vals := range grid(3, 1, 5, 7) {
-					var argv []string
-					for _, v := range vals {
-						argv = append(argv, fmt.Sprint(v))
-					}
-					out, err := exec.Command(bin, argv...).Output()
-					if err != nil {
-						t.Fatalf("run %v: %v", vals, err)
-					}
+					out := runTrace(t, bin, vals)
 					key := fmt.Sprint(vals)
 					if _, ok := want[key]; !ok {
 						want[key] = expectedTrace(t, p, vals)
 					}
-					if msg := sameInstances(want[key], string(out), pc.keys); msg != "" {
+					if msg := sameInstances(want[key], out, pc.keys); msg != "" {
 						t.Fatalf("params %v: %s\n%s", vals, msg, region)
 					}
 				}
@@ -208,15 +200,7 @@ func TestJamSequence(t *testing.T) {
 				}
 				bin, region := traceBinary(t, cc, p, n)
 				for _, vals := range grid(2, 1, 5, 11) {
-					var argv []string
-					for _, v := range vals {
-						argv = append(argv, fmt.Sprint(v))
-					}
-					out, err := exec.Command(bin, argv...).Output()
-					if err != nil {
-						t.Fatalf("run %v: %v", vals, err)
-					}
-					if msg := sameInstances(expectedTrace(t, p, vals), string(out), pc.keys); msg != "" {
+					if msg := sameInstances(expectedTrace(t, p, vals), runTrace(t, bin, vals), pc.keys); msg != "" {
 						t.Fatalf("params %v: %s\n%s", vals, msg, region)
 					}
 				}

@@ -2,8 +2,6 @@ package codegen
 
 import (
 	"bytes"
-	"fmt"
-	"os/exec"
 	"slices"
 	"testing"
 
@@ -103,15 +101,8 @@ func TestTraceBudgets(t *testing.T) {
 				checked[region.String()] = true
 				bin, text := traceBinary(t, cc, p, n)
 				for _, vals := range c.params {
-					var argv []string
-					for _, v := range vals {
-						argv = append(argv, fmt.Sprint(v))
-					}
-					out, err := exec.Command(bin, argv...).Output()
-					if err != nil {
-						t.Fatalf("budget %d, run %v: %v", work, vals, err)
-					}
-					if want := expectedTrace(t, p, vals); string(out) != want {
+					out := runTrace(t, bin, vals)
+					if want := expectedTrace(t, p, vals); out != want {
 						t.Errorf("budget %d, params %v: trace mismatch\n%s\n--- want\n%s--- got\n%s", work, vals, text, want, out)
 					}
 				}

@@ -497,20 +497,14 @@ func jamPass(s *region, opt *Options) error {
 		}
 		return g
 	}
+	band := func(level int) (int, bool) { return s.loops[level].Band, !s.loops[level].Tile }
 	if s.loops == nil {
 		if !opt.UnrollJam || !opt.Schedule {
 			return nil
 		}
-		codegen.UnrollJam(s.Prog, s.tree, codegen.JamOptions{
-			Band: func(int) (int, bool) { return 0, true },
-			Tile: func(level int) [2]int64 { return s.marks(level).Jam },
-			Deps: analyze})
-		return nil
+		band = func(int) (int, bool) { return 0, true }
 	}
-	codegen.UnrollJam(s.Prog, s.tree, codegen.JamOptions{
-		Band: func(level int) (int, bool) { return s.loops[level].Band, !s.loops[level].Tile },
-		Tile: func(level int) [2]int64 { return s.loops[level].Marks.Jam },
-		Deps: analyze})
+	codegen.UnrollJam(s.Prog, s.tree, codegen.JamOptions{Band: band, Tile: func(level int) [2]int64 { return s.marks(level).Jam }, Deps: analyze})
 	return nil
 }
 
