@@ -264,8 +264,9 @@ func runTrace(t *testing.T, bin string, vals []int64) string {
 
 // traceBinary compiles loop AST n of p with every statement replaced by a
 // printf of its name and counters, as a program taking p's parameters as
-// arguments; it returns the executable and the printed region.
-func traceBinary(t *testing.T, cc string, p *ir.Program, n Node) (string, string) {
+// arguments (flags go to the compiler); it returns the executable and the
+// printed region.
+func traceBinary(t *testing.T, cc string, p *ir.Program, n Node, flags ...string) (string, string) {
 	t.Helper()
 	var region bytes.Buffer
 	trace := func(_ *printer, s *ir.Stmt, _ *Instance, iters []string) string {
@@ -295,7 +296,7 @@ func traceBinary(t *testing.T, cc string, p *ir.Program, n Node) (string, string
 	}
 	fmt.Fprintf(&src, "%s}\n\nint main(int argc, char **argv) {\n  (void)argc;\n  kernel(%s);\n  return 0;\n}\n",
 		region.String(), strings.Join(args, ", "))
-	return compile(t, cc, src.Bytes(), "-O0", "-o"), region.String()
+	return compile(t, cc, src.Bytes(), append(flags, "-O0", "-o")...), region.String()
 }
 
 // traceBox bounds the counters enumerated by expectedTrace; no domain of a

@@ -145,7 +145,7 @@ func (j *jammer) jam(l1 *Loop) []Node {
 			return nil
 		}
 	}
-	if band == 0 || !point || len(l1.Pragmas) > 0 || len(l2.Pragmas) > 0 || singleIteration(l1) || singleIteration(l2) {
+	if band == 0 || !point || !jammable(l1) || len(l2.Pragmas) > 0 || singleIteration(l1) || singleIteration(l2) {
 		return nil
 	}
 	// Rectangular in the unrolled counters: copies of one loop share the
@@ -236,7 +236,7 @@ func (j *jammer) jamPair(l1, l2 *Loop) []Node {
 			return nil
 		}
 	}
-	if band == 0 || !point || len(l1.Pragmas) > 0 || l2.Level != l1.Level+1 || singleIteration(l1) || singleIteration(l2) || boundsUse(l2, l1.Level) {
+	if band == 0 || !point || !jammable(l1) || l2.Level != l1.Level+1 || singleIteration(l1) || singleIteration(l2) || boundsUse(l2, l1.Level) {
 		return nil
 	}
 	var body []*Instance
@@ -258,6 +258,14 @@ func (j *jammer) jamPair(l1, l2 *Loop) []Node {
 	r := rest(l1)
 	r.Body = l1.Body // the original loop, for the last rows
 	return []Node{main, r}
+}
+
+// jammable reports whether the outer loop l of a band's nest may be
+// unrolled as it is printed: with no pragma, or as an OpenMP loop (an
+// untiled band's parallel loop), which then steps by the factor and
+// leaves the last iterations to a sequential rest loop.
+func jammable(l *Loop) bool {
+	return len(l.Pragmas) == 0 || slices.Equal(l.Pragmas, []string{"omp parallel for"})
 }
 
 // pays reports whether jamming helps the innermost loop l: some access of

@@ -94,6 +94,40 @@ func TestUnrollJam(t *testing.T) {
 	}
 }
 
+// TestJamParallelLoop jams an untiled band whose outer loop is an OpenMP
+// loop: the unrolled loop keeps its pragma, sets its counter itself and
+// hands the counter's final value to the sequential rest loop through
+// lastprivate. The traced code runs on 3 threads, on extents that do and
+// do not divide the factor: every instance once, each y[i]'s updates in
+// order.
+func TestJamParallelLoop(t *testing.T) {
+	cc := needCC(t)
+	p := newProg(t, "ni", "nj").
+		array("y", ir.FuncParam, "ni").array("A", ir.FuncParam, "ni", "nj").array("x", ir.FuncParam, "nj").
+		stmt("i j", []int{0, 0, 0}, "0 <= i < ni and 0 <= j < nj", "y[i] += A[i][j] * x[j]").
+		build()
+	n, err := Build(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	firstLoop(n.Body).Pragmas = []string{"omp parallel for"}
+	band := func(int) (int, bool) { return 1, true }
+	if got := UnrollJam(p, n, JamOptions{Band: band, Rows: 4, Cols: 1}); got != 1 {
+		t.Fatalf("jammed %d nests, want 1", got)
+	}
+	bin, region := traceBinary(t, cc, p, n, "-fopenmp")
+	if !strings.Contains(region, "lastprivate(i)") {
+		t.Fatalf("the unrolled OpenMP loop hands no counter on:\n%s", region)
+	}
+	t.Setenv("OMP_NUM_THREADS", "3")
+	keys := func(_ string, it []int64) []string { return []string{fmt.Sprint("y", it[0])} }
+	for _, vals := range [][]int64{{0, 3}, {3, 2}, {4, 1}, {13, 3}, {17, 5}} {
+		if msg := sameInstances(expectedTrace(t, p, vals), runTrace(t, bin, vals), keys); msg != "" {
+			t.Fatalf("params %v: %s\n%s", vals, msg, region)
+		}
+	}
+}
+
 // sameInstances reports how trace got differs from want as a multiset of
 // lines, or how it breaks the order want gives to the lines of one key
 // (an element two lines access, one of them writing it).

@@ -542,7 +542,12 @@ func (pr *printer) loop(l *Loop, depth int) {
 		}
 	}
 	header := fmt.Sprintf("for (%s%s = %s; %s; %s)", decl, l.Iter, init, test, incr)
-	if l.Rest || pr.open[l] {
+	switch {
+	case pr.open[l] && slices.Contains(l.Pragmas, "omp parallel for"):
+		// OpenMP wants the counter set in the loop, and lastprivate
+		// hands its final value on to the rest loop (pragmas).
+		header = fmt.Sprintf("for (%s = %s; %s; %s)", l.Iter, init, test, incr)
+	case l.Rest || pr.open[l]:
 		header = fmt.Sprintf("for (; %s; %s)", test, incr)
 	}
 	pr.names = append(pr.names, l.Iter)
@@ -652,6 +657,11 @@ func (pr *printer) pragmas(l *Loop, depth int) {
 			} else {
 				pg += " if(" + strings.Join(append([]string{iters}, work...), " && ") + ")"
 			}
+		}
+		if pr.open[l] && strings.HasPrefix(pg, "omp parallel for") {
+			// An unrolled loop: its rest loop goes on from the counter's
+			// final value, which the threads' copies must hand back.
+			pg += " lastprivate(" + l.Iter + ")"
 		}
 		pr.line(depth, "#pragma "+pg)
 	}

@@ -1,6 +1,7 @@
 package sched
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -191,6 +192,55 @@ func TestSinkParallel(t *testing.T) {
 			}
 			if tc.sink && info[inner].Band != 0 {
 				t.Errorf("the moved loop keeps band %d", info[inner].Band)
+			}
+		})
+	}
+}
+
+// TestTilingPays lays out matrix–vector and matrix–matrix nests with the
+// default plan. A row of a matrix–vector product touches a row of the
+// matrix and the whole vector: where the vector fits in the cache the
+// untiled loops reuse it, and the band stays untiled; where it does not,
+// or the sizes are unknown, or the nest is a product (B's whole matrix
+// between two uses of an element), the band is tiled.
+func TestTilingPays(t *testing.T) {
+	matvec := func(decl string) string {
+		return `void k(int n, ` + decl + `) {
+  int i, j;
+#pragma scop
+  for (i = 0; i < n; i++)
+    for (j = 0; j < n; j++)
+      y[i] = y[i] + A[i][j] * x[j];
+#pragma endscop
+}
+`
+	}
+	for _, tc := range []struct {
+		name, src string
+		tiled     bool
+	}{
+		{"matvec", matvec("double A[1300][1300], double x[1300], double y[1300]"), false},
+		{"matvec-large", matvec("double A[100000][100000], double x[100000], double y[100000]"), true},
+		{"matvec-unknown", matvec("double A[n][n], double x[n], double y[n]"), true},
+		{"matmul", `void k(int n, double A[1000][1000], double B[1000][1000], double C[1000][1000]) {
+  int i, j, k;
+#pragma scop
+  for (i = 0; i < n; i++)
+    for (k = 0; k < n; k++)
+      for (j = 0; j < n; j++)
+        C[i][j] = C[i][j] + A[i][k] * B[k][j];
+#pragma endscop
+}
+`, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, info := layOut(t, tc.name+".c", tc.src, Plan{Tile: true, Reorder: true})
+			tiled := slices.ContainsFunc(info, func(l LoopInfo) bool { return l.Tile })
+			if tiled != tc.tiled {
+				t.Errorf("tiled: %v, want %v (loops %+v)", tiled, tc.tiled, info)
+			}
+			if !tc.tiled && (len(info) == 0 || !info[0].Coincident.All) {
+				t.Errorf("untiled, the outermost loop must be the parallel one: %+v", info)
 			}
 		})
 	}

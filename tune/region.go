@@ -234,7 +234,7 @@ func (r *Region) bandChoices(v *variant, b int, info sched.BandInfo, when []Lit)
 		bc.jam = sp.add(Choice{Name: prefix + "jam", Values: names, Default: def})
 		r.relevantIff(bc.jam, when...)
 	}
-	bc.tile = sp.add(Choice{Name: prefix + "tile", Values: []string{"-", "yes", "no"}, Default: 1 + boolIndex(r.Opt.Tile)})
+	bc.tile = sp.add(Choice{Name: prefix + "tile", Values: []string{"-", "yes", "no"}, Default: 1 + boolIndex(r.Opt.Tile && info.Tile)})
 	r.relevantIff(bc.tile, when...)
 	yes := Lit{bc.tile, sp.set(bc.tile, "yes")}
 	for d, def := range info.Sizes {
