@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"nestor/frontend"
+	"nestor/model"
 	"nestor/ir"
 )
 
@@ -157,39 +158,55 @@ func variants() []variant {
 }
 
 // TestStencilKeepsParallelOrder: jacobi-2d's new schedule is parallel only
-// by a wavefront of skewed tiles, so by default the region keeps its
-// original order with the time step's loops parallel; with KeepCached off
-// the skewed schedule comes back (no parallel loop per time step).
+// by a wavefront of skewed tiles. With arrays larger than the L2 cache but
+// within half the L3 cache (N = 500: 4 MB), the region keeps its original
+// order with the time step's loops parallel; with arrays beyond half the
+// L3 cache (LARGE: 27 MB), which the original order streams from memory
+// at every time step, the time-tiled schedule runs, as it does with
+// KeepCached off.
 func TestStencilKeepsParallelOrder(t *testing.T) {
-	f, err := frontend.ParseFile("../testdata/kernels/jacobi-2d.c", frontend.Config{Defines: []string{"LARGE_DATASET"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, keep := range []bool{true, false} {
-		var notes strings.Builder
-		opt := DefaultOptions()
-		opt.KeepCached, opt.Notes = keep, &notes
-		out, err := Optimize(f, opt)
-		if err != nil {
-			t.Fatal(err)
-		}
-		kept := strings.Contains(notes.String(), "kept the original order with its parallel loops")
-		fors := strings.Count(string(out), "#pragma omp parallel for")
-		if keep && (!kept || fors != 2) {
-			t.Errorf("default: note %v, %d parallel loops (want the note and one per sweep)\n%s", kept, fors, notes.String())
-		}
-		if !keep && kept {
-			t.Errorf("KeepCached off: the original order was kept:\n%s", notes.String())
-		}
+	for _, tc := range []struct {
+		name    string
+		defines []string
+		keep    bool // KeepCached
+		kept    bool // the original order with its parallel loops
+	}{
+		{"N=500", []string{"LARGE_DATASET", "N=500"}, true, true},
+		{"LARGE", []string{"LARGE_DATASET"}, true, false},
+		{"N=500/KeepCached-off", []string{"LARGE_DATASET", "N=500"}, false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f, err := frontend.ParseFile("../testdata/kernels/jacobi-2d.c", frontend.Config{Defines: tc.defines})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var notes strings.Builder
+			opt := DefaultOptions()
+			opt.Machine = model.Typical() // L2 1 MB, L3 32 MB
+			opt.KeepCached, opt.Notes = tc.keep, &notes
+			out, err := Optimize(f, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			kept := strings.Contains(notes.String(), "kept the original order with its parallel loops")
+			fors := strings.Count(string(out), "#pragma omp parallel for")
+			if tc.kept && (!kept || fors != 2) {
+				t.Errorf("note %v, %d parallel loops (want the note and one per sweep)\n%s", kept, fors, notes.String())
+			}
+			if !tc.kept && (kept || strings.Contains(string(out), "for (int t1 = 0; t1 < tsteps; t1++)")) {
+				t.Errorf("the original order was kept:\n%s", notes.String())
+			}
+		})
 	}
 }
 
 // TestEmptyRegionSilent: a region with no statement (nestor's output
 // declares a thread count between a #pragma endscop and a #pragma scop of
-// its own) is left as it is, with no note, when the output is read back.
+// its own: lu's OpenMP loops are nested in its sequential k loop) is left
+// as it is, with no note, when the output is read back.
 func TestEmptyRegionSilent(t *testing.T) {
 	cfg := frontend.Config{IncludePaths: []string{"../testdata/kernels"}}
-	f, err := frontend.ParseFile("../testdata/kernels/jacobi-2d.c", cfg)
+	f, err := frontend.ParseFile("../testdata/kernels/lu.c", cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,7 +214,7 @@ func TestEmptyRegionSilent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := frontend.Parse("jacobi-2d.nestor.c", out, cfg)
+	g, err := frontend.Parse("lu.nestor.c", out, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
