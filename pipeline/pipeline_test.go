@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"nestor/frontend"
-	"nestor/model"
 	"nestor/ir"
+	"nestor/model"
 )
 
 func TestPassOrder(t *testing.T) {
