@@ -24,8 +24,8 @@ const minForkWork = 1 << 15
 // that the estimate is a constant below minForkWork: l then stays
 // sequential.
 //
-// The estimate is the trip count of l times the trip counts of the first
-// chain of loops inside it (the first loop of each body). A trip count is
+// The estimate is the trip count of l times the trip counts of a chain of
+// loops inside it (the widest loop of each body, widestLoop). A trip count is
 // bounded by U - L + 1 for any leaf term L of the loop's lower bound (a
 // max) and U of its upper one (a min); a pair is usable when U - L reads
 // no counter of l or inside it, since the clause is evaluated before l
@@ -93,7 +93,7 @@ func (pr *printer) workEstimate(l *Loop, from int) (need int64, factors []string
 		}
 	}
 	add(l)
-	for inner := firstLoop(l.Body); inner != nil && konst > 0 && konst < minForkWork<<20; inner = firstLoop(inner.Body) {
+	for inner := pr.widestLoop(l.Body, from); inner != nil && konst > 0 && konst < minForkWork<<20; inner = pr.widestLoop(inner.Body, from) {
 		add(inner)
 	}
 	switch {
@@ -288,6 +288,48 @@ func firstLoop(ns []Node) *Loop {
 		}
 	}
 	return nil
+}
+
+// widestLoop returns the loop of the chain workEstimate follows in ns:
+// of the loops at the first loop depth of ns (through ifs and blocks;
+// not the rest loop of an unrolled loop), the first whose trip count is
+// an expression, else the one with the largest constant count, else the
+// first. Code generation splits a tile's point loop at the edges of the
+// domain into loops of one iteration before the full one (heat-3d's
+// skewed tiles): the first loop alone would count one iteration per
+// tile.
+func (pr *printer) widestLoop(ns []Node, from int) *Loop {
+	var loops []*Loop
+	var walk func(ns []Node)
+	walk = func(ns []Node) {
+		for _, n := range ns {
+			switch n := n.(type) {
+			case *Loop:
+				if !n.Rest { // at most step − 1 iterations, whatever its bounds say
+					loops = append(loops, n)
+				}
+			case *If:
+				walk(n.Body)
+			case *Block:
+				walk(n.Body)
+			}
+		}
+	}
+	walk(ns)
+	if len(loops) == 0 {
+		return nil
+	}
+	best, bestC := loops[0], int64(-1)
+	for _, l := range loops {
+		c, expr, ok := pr.tripCount(l, from)
+		switch {
+		case ok && expr != "":
+			return l
+		case ok && c > bestC:
+			best, bestC = l, c
+		}
+	}
+	return best
 }
 
 // tripCount bounds the trip count of loop by U - L + 1 for leaf terms

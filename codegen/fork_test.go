@@ -11,14 +11,14 @@ import (
 // TestForkWork: an OpenMP loop nested in a sequential one forks only when
 // (an if around a parallel and a sequential copy) its estimated work
 // reaches minForkWork: the trip counts of the loop and
-// of the first chain of loops inside it, a constant where the bounds
+// of the chain of the widest loops inside it, a constant where the bounds
 // differ by one (a tile's point loop); a product of counts is tested by
 // asking each distinct count to reach a root, in nested ifs (one affine
 // inequality each).
 func TestForkWork(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
-		level int      // the loop marked, by depth in the first chain
+		level int      // the loop marked, by depth in the chain of first loops
 		want  []string // the if lines, outermost first
 	}{
 		// gemm's j loop inside i: nj iterations of nk.
@@ -28,15 +28,26 @@ func TestForkWork(t *testing.T) {
 		{"minupper", 0, []string{"if ((n) >= 8192) {"}},
 		// A stencil's i loop inside t: (n - 2)² ≥ 32768 from n - 2 ≥ 182.
 		{"square", 1, []string{"if ((n - 2) >= 182) {"}},
+		// The i loop's body: a loop of one iteration, then one of 255
+		// (a tile's point loop split at the domain's edge): the chain
+		// follows the wider, n · 255 ≥ 32768 from n ≥ 129.
+		{"split", 1, []string{"if ((n) >= 129) {"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var p *ir.Program
-			if tc.name == "square" {
+			switch tc.name {
+			case "split":
+				p = newProg(t, "tsteps", "n").
+					array("A", ir.FuncParam, "n", "n").
+					stmt("t i j", []int{0, 0, 0, 0}, "0 <= t < tsteps and 0 <= i < n and 0 <= j <= 0", "A[i][j] = A[i][j] * 0.5").
+					stmt("t i j", []int{0, 0, 1, 0}, "0 <= t < tsteps and 0 <= i < n and 1 <= j < 256", "A[i][j] = A[i][j] * 0.25").
+					build()
+			case "square":
 				p = newProg(t, "tsteps", "n").
 					array("A", ir.FuncParam, "n", "n").
 					stmt("t i j", []int{0, 0, 0, 0}, "0 <= t < tsteps and 1 <= i < n - 1 and 1 <= j < n - 1", "A[i][j] = A[i][j] * 0.5").
 					build()
-			} else {
+			default:
 				p = casesByName(t, tc.name)
 			}
 			n, err := Build(p)
@@ -188,7 +199,7 @@ func TestForkThreads(t *testing.T) {
 
 // TestForkEnteredOnce: an OpenMP loop entered once (not nested in a
 // sequential loop) with loops inside forks when its estimated work, the
-// product of the trip counts of its first chain of loops, reaches
+// product of the trip counts of its chain of widest loops, reaches
 // minForkWork: an if clause with the product where counts are
 // parameters, the plain pragma where a constant reaches it or where a
 // loop has no count to estimate, no pragma at all where a constant stays
