@@ -493,7 +493,9 @@ func (pr *printer) loop(l *Loop, depth int) {
 		// the trip test goes in the pragma's clause (a loop of one
 		// iteration with much work is rare).
 		conds, clause := work, iters
-		if len(work) == 0 {
+		if len(work) == 0 && len(l.Lower) == 1 && len(l.Upper) == 1 && len(l.Lower[0].Of) == 0 && len(l.Upper[0].Of) == 0 {
+			// The trip test alone, as an if where it is one inequality
+			// (no min or max in the bounds); else it stays a clause.
 			conds, clause = []string{iters}, ""
 		}
 		if pr.threads != "" {
