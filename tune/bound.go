@@ -44,10 +44,13 @@ type Level struct {
 
 // Cost is what a region computes, counted once at the measured sizes.
 type Cost struct {
-	// Ops is the arithmetic operations of every instance, each
-	// statement's weighted by size/8 of its narrowest arithmetic type (a
-	// vector holds 8/size times as many of those): Ops/PeakOps is the
-	// time one core needs at least.
+	// Ops is a lower bound on the arithmetic operations any compiled
+	// implementation performs, each statement's weighted by size/8 of its
+	// narrowest arithmetic type (a vector holds 8/size times as many of
+	// those): Ops/PeakOps is the time one core needs at least. An
+	// operation counts once per distinct tuple of the elements and counters
+	// it reads (see opCounts), not once per instance: a compiler hoists
+	// gemm's alpha*A[i][k] out of the j loop.
 	Ops float64
 	// Bytes is a lower bound on the bytes of the data the region
 	// touches: per array, the most elements one injective access touches
@@ -56,8 +59,8 @@ type Cost struct {
 	Bytes int64
 }
 
-// CostOf counts the arithmetic and the data of program p at params: per
-// statement, its instances (interp.Count) times its operations.
+// CostOf counts the arithmetic and the data of program p at params (the
+// instances of each statement from interp.Count).
 func CostOf(p *ir.Program, params []int64) (Cost, error) {
 	counts, err := interp.Count(p, params)
 	if err != nil {
@@ -69,29 +72,14 @@ func CostOf(p *ir.Program, params []int64) (Cost, error) {
 	// touches: the most that one access touches (distinct).
 	touched := map[int]int64{}
 	for si, s := range p.Stmts {
-		ops, narrow := 0, 8
-		count := func(e ir.Expr) bool {
-			switch e := e.(type) {
-			case *ir.Binary, *ir.Unary, *ir.Call:
-				ops++
-				if sz := e.Type().Size(); (e.Type().IsFloat() || e.Type().IsInteger()) && sz > 0 && sz < narrow {
-					narrow = sz
-				}
-			}
-			return true
-		}
-		ir.Walk(s.RHS, count)
-		if s.Op != ir.Assign {
-			ops++
-		}
-		c.Ops += float64(counts[si]) * float64(ops) * float64(narrow) / 8
 		for _, a := range s.Accesses {
 			used[a.Array] = true
-			if n, ok := distinct(s, a, counts[si], params); ok {
+			if n, ok := distinct(s, a.Index, counts[si], params); ok {
 				touched[a.Array] = max(touched[a.Array], n)
 			}
 		}
 	}
+	c.Ops = opCounts(p, counts, params)
 	for a := range used {
 		arr := p.Arrays[a]
 		elem := int64(arr.Elem.Size())
@@ -110,6 +98,117 @@ func CostOf(p *ir.Program, params []int64) (Cost, error) {
 		c.Bytes += min(touched[a]*elem, size)
 	}
 	return c, nil
+}
+
+// opCounts returns the weighted operations of p that no implementation
+// avoids. An operation's value is a function of the elements and counters
+// its operands read, so a compiler need not compute it more often than
+// there are distinct tuples of those: a subtree invariant in a loop is
+// hoisted out of it (gemm's alpha*A[i][k]), and subtrees of the same
+// shape over the same arrays may share their values (common
+// subexpressions, predictive commoning), so such a group counts as its
+// largest member, not their sum. A compound assignment's own operation
+// counts once per distinct element written or tuple of its right side,
+// whichever is more. Where the distinct tuples cannot be counted exactly
+// (subscripts with locals, non-separable domains), the count falls back
+// to the most distinct elements of one of its loads, else to none.
+func opCounts(p *ir.Program, counts []int64, params []int64) float64 {
+	type group struct {
+		n      int64
+		weight float64
+	}
+	groups := map[string]*group{}
+	add := func(key string, n int64, t ir.Type) {
+		w := 1.0
+		if sz := t.Size(); (t.IsFloat() || t.IsInteger()) && sz > 0 && sz < 8 {
+			w = float64(sz) / 8
+		}
+		g := groups[key]
+		if g == nil {
+			g = &group{weight: w}
+			groups[key] = g
+		}
+		g.n = max(g.n, n)
+		g.weight = min(g.weight, w)
+	}
+	for si, s := range p.Stmts {
+		if counts[si] == 0 {
+			continue
+		}
+		var walk func(e ir.Expr) (key string, rows []ir.Aff, loads [][]ir.Aff)
+		walk = func(e ir.Expr) (string, []ir.Aff, [][]ir.Aff) {
+			switch e := e.(type) {
+			case *ir.Load:
+				a := s.Accesses[e.Access]
+				return p.Arrays[a.Array].Name, a.Index, [][]ir.Aff{a.Index}
+			case *ir.IterRef:
+				row := ir.NewAff(s.Depth(), len(p.Params), 0)
+				row.Iter[e.Level] = 1
+				return "i", []ir.Aff{row}, nil
+			case *ir.Const:
+				return fmt.Sprint(e.Int, e.Float), nil, nil
+			case *ir.ParamRef:
+				return "p" + fmt.Sprint(e.Param), nil, nil
+			case *ir.Cast:
+				k, rows, loads := walk(e.X)
+				return "(" + e.T.String() + ")" + k, rows, loads
+			}
+			var kids []ir.Expr
+			op := ""
+			switch e := e.(type) {
+			case *ir.Unary:
+				kids, op = []ir.Expr{e.X}, e.Op.String()
+			case *ir.Binary:
+				kids, op = []ir.Expr{e.X, e.Y}, e.Op.String()
+			case *ir.Cond:
+				kids, op = []ir.Expr{e.C, e.X, e.Y}, "?"
+			case *ir.Call:
+				kids, op = e.Args, e.Fn
+			}
+			key := op + "("
+			var rows []ir.Aff
+			var loads [][]ir.Aff
+			for _, k := range kids {
+				kk, r, l := walk(k)
+				key += kk + ","
+				rows = append(rows, r...)
+				loads = append(loads, l...)
+			}
+			key += ")"
+			add(key, tuples(s, rows, loads, counts[si], params), e.Type())
+			return key, rows, loads
+		}
+		key, rows, loads := walk(s.RHS)
+		if s.Op != ir.Assign {
+			lhs := s.Accesses[0].Index
+			n := tuples(s, rows, loads, counts[si], params)
+			if m, ok := distinct(s, lhs, counts[si], params); ok {
+				n = max(n, m)
+			}
+			add(fmt.Sprintf("%s%s=%s", p.Arrays[s.Accesses[0].Array].Name, s.Op, key), n, p.Arrays[s.Accesses[0].Array].Elem)
+		}
+	}
+	ops := 0.0
+	for _, g := range groups {
+		ops += float64(g.n) * g.weight
+	}
+	return ops
+}
+
+// tuples returns a lower bound on the distinct values that the subscripts
+// and counters rows take over the count instances of s: exact where
+// distinct can tell, else the most distinct elements of one of loads.
+func tuples(s *ir.Stmt, rows []ir.Aff, loads [][]ir.Aff, count int64, params []int64) int64 {
+	if n, ok := distinct(s, rows, count, params); ok {
+		return n
+	}
+	var best int64
+	for _, l := range loads {
+		if n, ok := distinct(s, l, count, params); ok {
+			best = max(best, n)
+		}
+	}
+	return best
 }
 
 // bound returns a time no implementation of cost c can beat with at most
@@ -202,16 +301,17 @@ func MachineOf(m model.Machine, threads int) Machine {
 	return out
 }
 
-// distinct returns the number of distinct elements access a of statement
-// s touches over its count instances, when it can tell exactly: the
-// counters the subscripts use must map injectively (see injective), and
+// distinct returns the number of distinct values the affine forms rows
+// (an access's subscripts) take over the count instances of s, when it
+// can tell exactly: the counters the forms use must map injectively (see
+// injective), and
 // every other counter must be separable, its bounds mentioning no other
 // counter and no local, so the domain is the product of its range and the
 // rest: the access then touches count / (the product of those ranges).
-func distinct(s *ir.Stmt, a *ir.Access, count int64, params []int64) (int64, bool) {
+func distinct(s *ir.Stmt, rows []ir.Aff, count int64, params []int64) (int64, bool) {
 	d := s.Depth()
 	used := make([]bool, d)
-	for _, x := range a.Index {
+	for _, x := range rows {
 		if slices.ContainsFunc(x.Local, func(c int64) bool { return c != 0 }) {
 			return 0, false
 		}
@@ -237,7 +337,7 @@ func distinct(s *ir.Stmt, a *ir.Access, count int64, params []int64) (int64, boo
 		}
 		div *= r
 	}
-	if !injective(a, cols) {
+	if !injective(rows, cols) {
 		return 0, false
 	}
 	return count / div, true
@@ -287,17 +387,17 @@ func separableRange(s *ir.Stmt, j int, params []int64) (int64, bool) {
 	return max(hi-lo+1, 0), true
 }
 
-// injective reports whether access a maps distinct values of the counters
-// cols to distinct elements: the matrix of its subscripts' coefficients
-// on those counters has full column rank (exact rational elimination; a
-// subscript with locals does not count).
-func injective(a *ir.Access, cols []int) bool {
+// injective reports whether the affine forms index map distinct values
+// of the counters cols to distinct tuples: the matrix of their
+// coefficients on those counters has full column rank (exact rational
+// elimination; a form with locals does not count).
+func injective(index []ir.Aff, cols []int) bool {
 	depth := len(cols)
 	if depth == 0 {
 		return true
 	}
 	var rows [][]*big.Rat
-	for _, x := range a.Index {
+	for _, x := range index {
 		if slices.ContainsFunc(x.Local, func(c int64) bool { return c != 0 }) {
 			continue
 		}

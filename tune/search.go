@@ -213,8 +213,13 @@ type pending struct {
 func (s *Searcher) Run(ctx context.Context) (*Result, error) {
 	start := time.Now()
 	// The default policy first: it is what nestor opt writes, and its
-	// time lets the bound prune from the first descent.
-	p, err := s.prepare(nil, s.M.bound(s.Cost, 1), true)
+	// time lets the bound prune from the first descent. Its bound is the
+	// threads' whenever it may mark parallel loops.
+	threads := 1
+	if s.R.Opt.Parallel {
+		threads = s.M.Threads
+	}
+	p, err := s.prepare(nil, s.M.bound(s.Cost, threads), true)
 	if err != nil {
 		return nil, err
 	}

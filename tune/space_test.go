@@ -172,3 +172,57 @@ func TestPackChoice(t *testing.T) {
 		t.Error("atax, which has no matrix product, offers pack")
 	}
 }
+
+// TestCostOps checks the arithmetic lower bound on gemm: C *= beta once
+// per element of C, alpha*A[i][k] once per (i, k) (a compiler hoists it
+// out of the j loop), the product with B[k][j] and the += once per
+// instance. Counting every operation of every instance, as the bound
+// did, gives 45500 at MINI and exceeded the time of a compiled gemm.
+func TestCostOps(t *testing.T) {
+	r := region(t, "gemm")
+	p := r.File.Scops[0].Prog
+	sizes := map[string]int64{"ni": 20, "nj": 25, "nk": 30} // MINI
+	params := make([]int64, len(p.Params))
+	for k, q := range p.Params {
+		params[k] = sizes[q.Name]
+	}
+	c, err := CostOf(p, params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := float64(20*25 + 20*30 + 2*20*25*30); c.Ops != want {
+		t.Errorf("gemm MINI: %v operations at least, want %v", c.Ops, want)
+	}
+}
+
+// TestCostOpsShared: two statements of one loop computing the same
+// product over the same arrays share it (a compiler's common
+// subexpression), and a product of the counter with a loop-invariant
+// element counts once per value of the counter.
+func TestCostOpsShared(t *testing.T) {
+	src := `void f(int n, double a[100][100], double x[100], double y[100], double z[100]) {
+#pragma scop
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) {
+      y[i] = y[i] + a[i][j] * x[j];
+      z[i] = z[i] + a[i][j] * x[j] + i * x[0];
+    }
+#pragma endscop
+}
+`
+	f, err := frontend.Parse("shared.c", []byte(src), frontend.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := f.Scops[0].Prog
+	c, err := CostOf(p, []int64{10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// a*x: 100 (shared); y+..: 100; z+..: 100; (z+a*x)+i*x[0]: 100;
+	// i*x[0]: 10 (once per i; the int i converted to double counts as
+	// the product's operand, not an operation).
+	if want := float64(100 + 100 + 100 + 100 + 10); c.Ops != want {
+		t.Errorf("%v operations at least, want %v", c.Ops, want)
+	}
+}
