@@ -166,3 +166,34 @@ func TestPackOnlyWholeNests(t *testing.T) {
 		})
 	}
 }
+
+// TestAdjacentAlongJ: Y is packed row by row where its elements of one
+// k step lie side by side along j (gemm's B[k][j]), panel by panel
+// otherwise (A[j][k], or a sum with one such term).
+func TestAdjacentAlongJ(t *testing.T) {
+	for _, c := range []struct {
+		body string
+		want bool
+	}{
+		{"C[i][j] += alpha * A[i][k] * B[k][j];", true},
+		{"C[i][j] += B[j][k] * A[i][k];", false},
+		{"C[i][j] += A[i][k] * B[k][j] + A[i][k] * A[j][k];", false},
+		// W's rows follow j here, so Y is A[i][k], whose k is adjacent.
+		{"C[j][i] += A[i][k] * B[k][j];", false},
+	} {
+		src := "void f(int n, double alpha, double C[n][n], double A[n][n], double B[n][n]) {\n#pragma scop\n  for (int i = 0; i < n; i++)\n    for (int j = 0; j < n; j++)\n      for (int k = 0; k < n; k++)\n        " +
+			c.body + "\n#pragma endscop\n}\n"
+		f, err := frontend.Parse("y.c", []byte(src), frontend.Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pk, ok := packable(f.Scops[0].Prog, 0, nil)
+		if !ok {
+			t.Fatalf("%s: not packable", c.body)
+		}
+		pk.Orig = f.Scops[0].Prog.Stmts[0]
+		if got := pk.adjacentAlongJ(); got != c.want {
+			t.Errorf("%s: adjacentAlongJ = %v, want %v", c.body, got, c.want)
+		}
+	}
+}
