@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"nestor/ir"
+	"nestor/irpoly"
+	"nestor/poly"
 )
 
 // Packed runs every instance of a matrix-product statement
@@ -63,6 +65,26 @@ type Packed struct {
 	// less than packMinWork multiply-adds (packing would cost more than
 	// it saves).
 	Loop *Loop
+	// Init, when set, is the statement right before the product that
+	// sets every element of W it computes (gemm's C *= beta, 2mm's
+	// tmp = 0), folded into the first block of k.
+	Init *PackInit
+}
+
+// A PackInit is a statement W = 0 or W = W·F (W *= F, F·W) over exactly
+// the elements of W a packed product computes, run right before it, with
+// F a constant, a parameter or a scalar the region does not write.
+// Loading an element of W into the accumulators for the first block of k
+// then applies it: one pass over W less, and the same operations on each
+// element in the same order. Node is its loops, which still run where the
+// product's blocks do not (a product too small to pack, or one whose
+// guard is false).
+type PackInit struct {
+	Stmt   int
+	Node   Node
+	Zero   bool
+	Factor ir.Expr // over the accesses of orig.Stmts[Stmt]
+	Left   bool    // F·W: the factor is the left operand
 }
 
 // A PackTerm is one product of a packed statement: X is the factor over I
@@ -177,8 +199,194 @@ func Pack(b *Block, p, orig *ir.Program, opt PackOptions) []int {
 		pk.Parallel = parallel
 		b.Body[k] = pk
 		done = append(done, stmts[0])
+		if k > 0 && !pk.LiveIn && pk.KDiag == nil {
+			pk.Init = foldableInit(b.Body, k-1, orig, pk)
+		}
 	}
+	// The folded statements' loops run inside their products now.
+	b.Body = slices.DeleteFunc(b.Body, func(n Node) bool {
+		return slices.ContainsFunc(b.Body, func(m Node) bool {
+			pk, ok := m.(*Packed)
+			return ok && pk.Init != nil && pk.Init.Node == n
+		})
+	})
 	return done
+}
+
+// foldableInit returns the statement of body[at], right before the packed
+// product pk, as its PackInit when it is one (see PackInit): body[at]
+// runs all of its instances and nothing else, and it writes the elements
+// of W that pk computes, each once, reading only its own element.
+func foldableInit(body []Node, at int, orig *ir.Program, pk *Packed) *PackInit {
+	stmts := stmtsIn(body[at : at+1])
+	if len(stmts) != 1 || instancesOf(body[at:at+1], stmts[0]) != instancesOf(body, stmts[0]) {
+		return nil
+	}
+	s := orig.Stmts[stmts[0]]
+	w := pk.Orig.Accesses[0]
+	sw := s.Accesses[0]
+	if sw.Array != w.Array || s.Depth() != 2 || len(s.Domain.Divs) > 0 {
+		return nil
+	}
+	init := &PackInit{Stmt: stmts[0], Node: body[at]}
+	elemType := orig.Arrays[w.Array].Elem
+	// factor reports whether e is a value no statement of the region
+	// changes and of W's type: a constant, a parameter, a scalar.
+	factor := func(e ir.Expr) bool {
+		switch e := e.(type) {
+		case *ir.Const, *ir.ParamRef:
+			return e.Type() == elemType
+		case *ir.Load:
+			a := s.Accesses[e.Access]
+			if orig.Arrays[a.Array].Rank() != 0 || e.Type() != elemType {
+				return false
+			}
+			return !slices.ContainsFunc(orig.Stmts, func(t *ir.Stmt) bool { return t.Accesses[0].Array == a.Array })
+		}
+		return false
+	}
+	own := func(e ir.Expr) bool { // a load of the element s writes
+		l, ok := e.(*ir.Load)
+		return ok && l.Access != 0 && s.Accesses[l.Access].Array == sw.Array && slices.EqualFunc(s.Accesses[l.Access].Index, sw.Index, ir.Aff.Equal)
+	}
+	rhs := s.RHS
+	if c, ok := rhs.(*ir.Cast); ok && c.Implicit {
+		if k, isConst := c.X.(*ir.Const); isConst && k.Int == 0 && k.Float == 0 {
+			rhs = &ir.Const{T: c.T}
+		}
+	}
+	switch {
+	case s.Op == ir.MulAssign && factor(rhs):
+		init.Factor = rhs
+	case s.Op == ir.Assign:
+		if k, ok := rhs.(*ir.Const); ok && k.Int == 0 && k.Float == 0 && len(s.Accesses) == 1 {
+			init.Zero = true
+			break
+		}
+		m, ok := rhs.(*ir.Binary)
+		if !ok || m.Op != ir.Mul || len(s.Accesses) > 3 {
+			return nil
+		}
+		switch {
+		case own(m.X) && factor(m.Y):
+			init.Factor = m.Y
+		case own(m.Y) && factor(m.X):
+			init.Factor, init.Left = m.X, true
+		default:
+			return nil
+		}
+	default:
+		return nil
+	}
+	// The other accesses: the factor's scalar and reads of the own element.
+	for a := 1; a < len(s.Accesses); a++ {
+		acc := s.Accesses[a]
+		if acc.Write || acc.Array == sw.Array && !slices.EqualFunc(acc.Index, sw.Index, ir.Aff.Equal) {
+			return nil
+		}
+	}
+	if !sameElements(orig, s, pk) {
+		return nil
+	}
+	return init
+}
+
+// sameElements reports whether statement s (two counters) writes exactly
+// the elements of W that the packed product pk computes: its subscripts
+// are W's with its counters for pk's I and J (in some order), and its
+// domain is pk's box over them (with pk's triangle), each implying the
+// other (integer emptiness).
+func sameElements(orig *ir.Program, s *ir.Stmt, pk *Packed) bool {
+	w := pk.Orig.Accesses[0]
+	np := len(orig.Params)
+	// over s's counters: the product's form a with I, J renamed.
+	for _, order := range [][2]int{{0, 1}, {1, 0}} {
+		rename := func(a ir.Aff) (ir.Aff, bool) {
+			out := ir.NewAff(2, np, 0)
+			copy(out.Param, a.Param)
+			out.Const = a.Const
+			for k, c := range a.Iter {
+				switch {
+				case c == 0:
+				case k == pk.I:
+					out.Iter[order[0]] = c
+				case k == pk.J:
+					out.Iter[order[1]] = c
+				default:
+					return out, false
+				}
+			}
+			return out, !slices.ContainsFunc(a.Local, func(c int64) bool { return c != 0 })
+		}
+		same := len(w.Index) == len(s.Accesses[0].Index)
+		for d := 0; same && d < len(w.Index); d++ {
+			x, ok := rename(w.Index[d])
+			same = ok && x.Equal(s.Accesses[0].Index[d])
+		}
+		if !same {
+			continue
+		}
+		// The product's elements as constraints over s's counters.
+		var box []ir.Constraint
+		for d := range 2 { // I − lower ≥ 0, upper − I ≥ 0; J's
+			ctr := ir.NewAff(2, np, 0)
+			ctr.Iter[order[d]] = 1
+			lo, hi := ctr.Clone(), ctr.Clone()
+			for q, c := range pk.Lower[d].Param {
+				lo.Param[q] -= c
+			}
+			lo.Const -= pk.Lower[d].Const
+			for q := range hi.Iter {
+				hi.Iter[q] = -hi.Iter[q]
+			}
+			for q, c := range pk.Upper[d].Param {
+				hi.Param[q] += c
+			}
+			hi.Const += pk.Upper[d].Const
+			box = append(box, ir.Constraint{Aff: lo}, ir.Constraint{Aff: hi})
+		}
+		if dg := pk.Diag; dg != nil { // J ≤ I + B (Upper), J ≥ I + B
+			e := ir.NewAff(2, np, 0)
+			e.Iter[order[0]], e.Iter[order[1]], e.Const = 1, -1, dg.B // I + B − J ≥ 0
+			if !dg.Upper {
+				e.Iter[order[0]], e.Iter[order[1]], e.Const = -1, 1, -dg.B
+			}
+			box = append(box, ir.Constraint{Aff: e})
+		}
+		return impliesAll(orig, s.Domain.Cons, box) && impliesAll(orig, box, s.Domain.Cons)
+	}
+	return false
+}
+
+// impliesAll reports whether the constraints a (over two counters and
+// orig's parameters, with orig's context) imply every constraint of b.
+func impliesAll(orig *ir.Program, a, b []ir.Constraint) bool {
+	l := irpoly.Layout{Dims: 2, Params: len(orig.Params)}
+	sp := irpoly.Anonymous(2, len(orig.Params))
+	base := append(l.Cons(a, 0, 2), l.Cons(orig.Context, 0, 2)...)
+	for _, c := range b {
+		r := l.Row(c.Aff, 0, 2)
+		neg := make([]int64, len(r)) // −c − 1 ≥ 0
+		for k, v := range r {
+			neg[k] = -v
+		}
+		neg[len(neg)-1]--
+		negs := [][]int64{neg}
+		if c.Eq {
+			r[len(r)-1]-- // c − 1 ≥ 0
+			negs = append(negs, r)
+		}
+		for _, n := range negs {
+			set, err := poly.NewSet(sp, append(slices.Clone(base), poly.Constraint{Coef: n})...)
+			if err != nil {
+				return false
+			}
+			if empty, err := set.IsEmpty(); err != nil || !empty {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // instancesOf returns the number of Instance nodes of statement s in
@@ -621,6 +829,9 @@ func (pr *printer) packed(n *Packed, depth int) {
 	d++
 	line("%s nestor_ni = %s, nestor_nj = %s, nestor_nk = %s;", ct, extent(0), extent(1), extent(2))
 	line("if ((double)nestor_ni * nestor_nj * nestor_nk < %d) {", packMinWork)
+	if n.Init != nil {
+		pr.node(n.Init.Node, d+1)
+	}
 	pr.node(n.Loop, d+1)
 	line("} else {")
 	d++
@@ -702,6 +913,27 @@ func (pr *printer) packed(n *Packed, depth int) {
 	// micro prints the micro-kernels of a row block's k block (nestor_pc,
 	// nestor_kc): over each MR×NR block of W, an accumulator block loaded,
 	// the k steps added, stored; bStride and bRow index the Y buffer.
+	// first returns the value element x of W enters the accumulators
+	// with: its own, or, where an initializing statement is folded in
+	// (Init, only without whole), at the first block of k the value that
+	// statement gives it.
+	first := func(x string) string {
+		if n.Init == nil || whole {
+			return x
+		}
+		if n.Init.Zero {
+			return "(nestor_pc == 0 ? 0 : " + x + ")"
+		}
+		is := pr.p.Stmts[n.Init.Stmt]
+		f := ir.FormatExpr(n.Init.Factor, func(l *ir.Load) string {
+			a := is.Accesses[l.Access]
+			return pr.p.Arrays[a.Array].Element(a.Index, func(x ir.Aff) string { return ir.FormatAff(x, ir.Names{Param: params}) })
+		}, func(*ir.IterRef) string { return "" }, params)
+		if n.Init.Left {
+			return fmt.Sprintf("(nestor_pc == 0 ? %s * %s : %s)", f, x, x)
+		}
+		return fmt.Sprintf("(nestor_pc == 0 ? %s * %s : %s)", x, f, x)
+	}
 	micro := func(bStride, bRow string) {
 		line("for (%s nestor_jr = 0; nestor_jr < nestor_nc; nestor_jr += %d)", ct, n.NR)
 		line("  for (%s nestor_ir = 0; nestor_ir < nestor_mc; nestor_ir += %d) {", ct, n.MR)
@@ -751,7 +983,7 @@ func (pr *printer) packed(n *Packed, depth int) {
 		line("for (%s nestor_r = 0; nestor_r < %d; nestor_r++)", ct, n.MR)
 		line("  #pragma omp simd")
 		line("  for (%s nestor_v = 0; nestor_v < %d; nestor_v++)", ct, n.NR)
-		line("    nestor_c[nestor_r][nestor_v] = %s;", elem(ij))
+		line("    nestor_c[nestor_r][nestor_v] = %s;", first(elem(ij)))
 		steps()
 		line("for (%s nestor_r = 0; nestor_r < %d; nestor_r++)", ct, n.MR)
 		line("  #pragma omp simd")
@@ -763,9 +995,9 @@ func (pr *printer) packed(n *Packed, depth int) {
 		line("for (%s nestor_r = 0; nestor_r < %d; nestor_r++)", ct, n.MR)
 		line("  for (%s nestor_v = 0; nestor_v < %d; nestor_v++)", ct, n.NR)
 		if in != "" {
-			line("    nestor_c[nestor_r][nestor_v] = nestor_r < nestor_mr && nestor_v < nestor_nr && %s ? %s : 0;", in, elem(ij))
+			line("    nestor_c[nestor_r][nestor_v] = nestor_r < nestor_mr && nestor_v < nestor_nr && %s ? %s : 0;", in, first(elem(ij)))
 		} else {
-			line("    nestor_c[nestor_r][nestor_v] = nestor_r < nestor_mr && nestor_v < nestor_nr ? %s : 0;", elem(ij))
+			line("    nestor_c[nestor_r][nestor_v] = nestor_r < nestor_mr && nestor_v < nestor_nr ? %s : 0;", first(elem(ij)))
 		}
 		steps()
 		line("for (%s nestor_r = 0; nestor_r < nestor_mr; nestor_r++)", ct)
@@ -1014,6 +1246,12 @@ func (pr *printer) packed(n *Packed, depth int) {
 	line("}")
 	d--
 	line("}")
+	if n.Init != nil && len(n.Guard) > 0 {
+		// The product's blocks do not run: its initialization still does.
+		line("else {")
+		pr.node(n.Init.Node, d)
+		line("}")
+	}
 	pr.line(0, "#pragma scop")
 }
 

@@ -197,3 +197,59 @@ func TestAdjacentAlongJ(t *testing.T) {
 		}
 	}
 }
+
+// TestPackInit: a statement right before a packed product that scales or
+// clears exactly the elements the product computes is folded into its
+// first block of k; any other is left in its loops.
+func TestPackInit(t *testing.T) {
+	prod := `
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++)
+      for (int k = 0; k < n; k++)
+        C[i][j] += A[i][k] * B[k][j];`
+	for _, c := range []struct {
+		name, init string
+		fold       bool
+	}{
+		{"scale", "for (int i = 0; i < n; i++) for (int j = 0; j < n; j++) C[i][j] *= beta;", true},
+		{"scale, factor first", "for (int i = 0; i < n; i++) for (int j = 0; j < n; j++) C[i][j] = beta * C[i][j];", true},
+		{"clear", "for (int i = 0; i < n; i++) for (int j = 0; j < n; j++) C[i][j] = 0.0;", true},
+		{"transposed loops", "for (int j = 0; j < n; j++) for (int i = 0; i < n; i++) C[i][j] *= beta;", true},
+		{"part of the box", "for (int i = 0; i < n; i++) for (int j = 0; j < n - 1; j++) C[i][j] *= beta;", false},
+		{"a triangle", "for (int i = 0; i < n; i++) for (int j = 0; j <= i; j++) C[i][j] *= beta;", false},
+		{"not a product", "for (int i = 0; i < n; i++) for (int j = 0; j < n; j++) C[i][j] = C[i][j] * beta + 1.0;", false},
+		{"a factor per row", "for (int i = 0; i < n; i++) for (int j = 0; j < n; j++) C[i][j] *= A[i][0];", false},
+		{"another element", "for (int i = 0; i < n; i++) for (int j = 0; j < n; j++) C[i][j] = 2.0 * C[j][i];", false},
+		{"another array", "for (int i = 0; i < n; i++) for (int j = 0; j < n; j++) A[i][j] *= beta;", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			src := "void f(int n, double beta, double C[n][n], double A[n][n], double B[n][n]) {\n#pragma scop\n  " + c.init + prod + "\n#pragma endscop\n}\n"
+			f, err := frontend.Parse("p.c", []byte(src), frontend.Config{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := f.Scops[0].Prog
+			b, err := Build(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := Pack(b, p, p, PackOptions{VectorBytes: 32, Parallel: true}); len(got) != 1 {
+				t.Fatalf("%d statements packed, want 1", len(got))
+			}
+			pk, ok := b.Body[len(b.Body)-1].(*Packed)
+			for !ok {
+				f, isIf := b.Body[len(b.Body)-1].(*If)
+				if !isIf {
+					t.Fatal("the product is not the last node")
+				}
+				pk, ok = f.Body[0].(*Packed)
+			}
+			if got := pk.Init != nil; got != c.fold {
+				t.Errorf("folded: %v, want %v", got, c.fold)
+			}
+			if want := map[bool]int{true: 1, false: 2}[c.fold]; len(b.Body) != want {
+				t.Errorf("%d nodes left at the top, want %d", len(b.Body), want)
+			}
+		})
+	}
+}
