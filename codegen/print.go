@@ -134,14 +134,17 @@ func (pr *printer) useGNUMacros() {
 }
 
 type printer struct {
-	p        *ir.Program
-	params   []string
-	vars     map[string]bool
-	indent   string
-	body     bytes.Buffer
-	used     map[string]bool // helper macros used
-	names    []string        // counters of the enclosing loops, outermost first
-	stmtText stmtFunc
+	// chunkRange, per loop of a factored reduction's chunk, holds the
+	// names of the chunk's first and end iterations (reduce.go).
+	chunkRange map[*Loop][2]string
+	p          *ir.Program
+	params     []string
+	vars       map[string]bool
+	indent     string
+	body       bytes.Buffer
+	used       map[string]bool // helper macros used
+	names      []string        // counters of the enclosing loops, outermost first
+	stmtText   stmtFunc
 	// elide drops loops of one iteration whose counter the statements do
 	// not read; off when a test prints statements its own way (a trace
 	// that reads every counter).
@@ -542,6 +545,9 @@ func (pr *printer) loop(l *Loop, depth int) {
 		if l.Step > 1 {
 			incr = l.Iter + " -= " + strconv.FormatInt(l.Step, 10)
 		}
+	}
+	if rg, ok := pr.chunkRange[l]; ok && l.Dir >= 0 && l.Step == 1 {
+		init, test = rg[0], l.Iter+" < "+rg[1] // a factored reduction's chunk
 	}
 	header := fmt.Sprintf("for (%s%s = %s; %s; %s)", decl, l.Iter, init, test, incr)
 	switch {

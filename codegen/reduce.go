@@ -38,6 +38,12 @@ import (
 // after the value the variables had before the loop applies the operator
 // to the same sequence of values as the loop did, only grouped
 // differently: equal for an associative operator, commutative or not.
+// Where the loop counts up by one, the iterations are instead cut into
+// reduceChunks contiguous chunks per thread, each with a slot of its own,
+// which the threads take one at a time (schedule(dynamic, 1)) and which
+// combine in chunk order: the same argument, with a core that runs slower
+// than the other (a busy or held-back virtual CPU) costing a chunk's time
+// instead of its whole share (see chunked).
 // Without an identity each thread starts from its first iteration: there
 // the partial results become the value folded in (Lift) instead of being
 // updated. Without OpenMP the pragmas are ignored and one thread does it
@@ -276,6 +282,10 @@ func (pr *printer) reduction(l *Loop, depth int) {
 	// registers for the code around it (kadane, pairsum at LARGE).
 	pr.line(depth, "{")
 	pr.threadCount(f, depth+1)
+	if run.Dir >= 0 && run.Step == 1 && !run.Rest {
+		f.chunks = pr.fresh("nestor_nc")
+		pr.line(depth+1, fmt.Sprintf("int %s = %s > 1 ? %d * %s : 1;", f.chunks, f.nt, reduceChunks, f.nt))
+	}
 	pr.partials(f, depth+1)
 	if peelable(run, r, last) {
 		pr.line(depth+1, "#pragma omp parallel"+pr.forkIf(run)+privateClauses(temps, nil))
@@ -302,9 +312,40 @@ type factored struct {
 	// Names: the thread count, the partial results' arrays, the flags
 	// "thread t has a partial result", and a thread counter.
 	nt, h, t string
-	parts    []string
-	ran      string // per thread: has a partial result ("1" with an identity)
-	priv     []string
+	// chunks, when set, names the number of chunks the iterations are cut
+	// into (reduceChunks per thread), each folded into a slot of its own
+	// by whichever thread takes it next; nt then sizes nothing.
+	chunks string
+	parts  []string
+	ran    string // per thread: has a partial result ("1" with an identity)
+	priv   []string
+}
+
+// slots returns the number of partial results: one per chunk, or per
+// thread.
+func (f *factored) slots() string {
+	if f.chunks != "" {
+		return f.chunks
+	}
+	return f.nt
+}
+
+// reduceChunks is the number of chunks per thread a factored reduction's
+// iterations are cut into when its loop counts up by one: a thread that
+// finishes its chunks first takes more, so a core the system slows down
+// (another process, a virtual CPU held back) delays the team by a
+// fraction of its share instead of all of it, and the partial results,
+// one per chunk, still combine in the iterations' order.
+const reduceChunks = 8
+
+// chunkLoop opens, inside the team, the loop over chunks that a thread
+// takes one at a time (schedule(dynamic)), with the clauses of the
+// temporaries; it returns the chunk's number.
+func (pr *printer) chunkLoop(f *factored, d int) string {
+	c := pr.fresh("nestor_c")
+	pr.line(d, "#pragma omp for schedule(dynamic, 1) nowait"+f.clauses)
+	pr.line(d, fmt.Sprintf("for (int %s = 0; %s < %s; %s++) {", c, c, f.chunks, c))
+	return c
 }
 
 func privateClauses(temps, last []string) string {
@@ -337,16 +378,20 @@ func (pr *printer) partials(f *factored, d int) {
 		f.priv = append(f.priv, pr.fresh(baseName(f.vars[i])+"_p"))
 	}
 	for i := range f.vars {
-		pr.line(d, fmt.Sprintf("%s %s[%s];", f.types[i], f.parts[i], f.nt))
+		pr.line(d, fmt.Sprintf("%s %s[%s];", f.types[i], f.parts[i], f.slots()))
 	}
-	pr.line(d, fmt.Sprintf("char %s[%s];", f.h, f.nt))
-	pr.line(d, fmt.Sprintf("for (int %s = 0; %s < %s; %s++)", f.t, f.t, f.nt, f.t))
+	pr.line(d, fmt.Sprintf("char %s[%s];", f.h, f.slots()))
+	pr.line(d, fmt.Sprintf("for (int %s = 0; %s < %s; %s++)", f.t, f.t, f.slots(), f.t))
 	pr.line(d+1, fmt.Sprintf("%s[%s] = 0;", f.h, f.t))
 }
 
 // chunk prints what each thread runs: its chunk of loop l on private
 // partial results, stored in the thread's slot.
 func (pr *printer) chunk(f *factored, l *Loop, d int) {
+	if f.chunks != "" {
+		pr.chunked(f, l, d)
+		return
+	}
 	r := f.r
 	// With an identity a thread that ran no iteration holds it, a
 	// partial result too.
@@ -386,6 +431,65 @@ func (pr *printer) chunk(f *factored, l *Loop, d int) {
 	pr.line(d, fmt.Sprintf("%s = omp_get_thread_num();", tid))
 	pr.line(0, "#endif")
 	pr.store(f, tid, d)
+}
+
+// chunked prints what the team runs when the iterations are cut into
+// chunks (f.chunks; loop l counts up by one): per chunk, taken by the
+// next free thread, fresh partial results folded over its contiguous
+// range of l (every group's loop over the same range), stored in the
+// chunk's slot:
+//
+//	#pragma omp for schedule(dynamic, 1) nowait
+//	for (c = 0; c < nc; c++) {
+//	  x_p = <identity>;            (or a has-value flag)
+//	  long lo = <lower>, n = <upper> - lo + 1;
+//	  long b = lo + n*c/nc, e = lo + n*(c+1)/nc;
+//	  for (i = b; i < e; i++) <the body, x renamed x_p>
+//	  p[c] = x_p; h[c] = ran;
+//	}
+func (pr *printer) chunked(f *factored, l *Loop, d int) {
+	r := f.r
+	c := pr.chunkLoop(f, d)
+	d++
+	f.ran = "1"
+	if r.Identity == nil {
+		f.ran = pr.fresh("nestor_ran")
+		pr.line(d, fmt.Sprintf("int %s = 0;", f.ran))
+	}
+	for i := range f.vars {
+		if r.Identity != nil {
+			pr.line(d, fmt.Sprintf("%s %s = %s;", f.types[i], f.priv[i], pr.redExpr(r, r.Identity[i], f.in, f.vars, nil)))
+		} else {
+			pr.line(d, fmt.Sprintf("%s %s;", f.types[i], f.priv[i]))
+		}
+	}
+	lo, n, b, e := pr.fresh("nestor_lo"), pr.fresh("nestor_n"), pr.fresh("nestor_b"), pr.fresh("nestor_e")
+	pr.line(d, fmt.Sprintf("long %s = %s;", lo, pr.bound(l.Lower, true)))
+	pr.line(d, fmt.Sprintf("long %s = (long)(%s) - %s + 1;", n, pr.bound(l.Upper, false), lo))
+	pr.line(d, fmt.Sprintf("long %s = %s + %s * %s / %s, %s = %s + %s * (%s + 1) / %s;", b, lo, n, c, f.chunks, e, lo, n, c, f.chunks))
+	if r.Identity == nil {
+		pr.lift = &lift{r: r, ran: f.ran, vars: f.vars, priv: f.priv, stmts: r.Stmts}
+	}
+	l.Registers, l.BodyRegisters = nil, nil
+	loops := []*Loop{l}
+	if gs := pr.groups(l, r, false); gs != nil {
+		loops = nil
+		for _, g := range gs {
+			loops = append(loops, only(l, g))
+		}
+	}
+	if pr.chunkRange == nil {
+		pr.chunkRange = map[*Loop][2]string{}
+	}
+	for _, gl := range loops {
+		pr.chunkRange[gl] = [2]string{b, e}
+		pr.withPartials(f, func() { pr.counterLoop(gl, d) })
+		delete(pr.chunkRange, gl)
+	}
+	pr.lift = nil
+	pr.store(f, c, d)
+	d--
+	pr.line(d, "}")
 }
 
 // withPartials runs print with every x_i printed as its partial result.
@@ -441,17 +545,28 @@ func peelable(l *Loop, r *ir.Reduction, last []string) bool {
 //	}
 func (pr *printer) peeledChunk(f *factored, l *Loop, d int) {
 	r := f.r
+	chunk := ""
+	if f.chunks != "" {
+		chunk = pr.chunkLoop(f, d)
+		d++
+		defer func() { pr.line(d-1, "}") }()
+	}
 	f.ran = pr.fresh("nestor_ran")
 	pr.line(d, fmt.Sprintf("int %s = 0;", f.ran))
 	for i := range f.vars {
 		pr.line(d, fmt.Sprintf("%s %s;", f.types[i], f.priv[i]))
 	}
 	tid, nth := pr.fresh("nestor_tid"), pr.fresh("nestor_nth")
-	pr.line(d, fmt.Sprintf("int %s = 0, %s = 1;", tid, nth))
-	pr.line(0, "#ifdef _OPENMP")
-	pr.line(d, fmt.Sprintf("%s = omp_get_thread_num();", tid))
-	pr.line(d, fmt.Sprintf("%s = omp_get_num_threads();", nth))
-	pr.line(0, "#endif")
+	if f.chunks != "" {
+		// The chunks' ranges split the iterations as the threads' do.
+		pr.line(d, fmt.Sprintf("int %s = %s, %s = %s;", tid, chunk, nth, f.chunks))
+	} else {
+		pr.line(d, fmt.Sprintf("int %s = 0, %s = 1;", tid, nth))
+		pr.line(0, "#ifdef _OPENMP")
+		pr.line(d, fmt.Sprintf("%s = omp_get_thread_num();", tid))
+		pr.line(d, fmt.Sprintf("%s = omp_get_num_threads();", nth))
+		pr.line(0, "#endif")
+	}
 	lo, n := pr.fresh("nestor_lo"), pr.fresh("nestor_n")
 	q, rem, b, e := pr.fresh("nestor_q"), pr.fresh("nestor_rem"), pr.fresh("nestor_b"), pr.fresh("nestor_e")
 	pr.line(d, fmt.Sprintf("long %s = %s;", lo, pr.bound(l.Lower, true)))
@@ -496,7 +611,7 @@ func (pr *printer) peeledChunk(f *factored, l *Loop, d int) {
 // combine folds the threads' partial results into the variables, in
 // thread order: the new values all computed before any is assigned.
 func (pr *printer) combine(f *factored, d int) {
-	pr.line(d, fmt.Sprintf("for (int %s = 0; %s < %s; %s++)", f.t, f.t, f.nt, f.t))
+	pr.line(d, fmt.Sprintf("for (int %s = 0; %s < %s; %s++)", f.t, f.t, f.slots(), f.t))
 	pr.line(d+1, fmt.Sprintf("if (%s[%s]) {", f.h, f.t))
 	ys := make([]string, len(f.vars))
 	for i := range f.vars {

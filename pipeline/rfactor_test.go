@@ -27,9 +27,10 @@ func reductionTables(t *testing.T) func(assoc.Type) (*assoc.Table, error) {
 
 // TestReductions optimizes every kernel of testdata/reductions with the
 // shipped tables, checks that each of its reductions is factored, and runs the result against the
-// original with one and with two threads: equal results (exactly for
-// integers, within check's tolerance for floats reassociated under
-// --assoc-math).
+// original with one, two and three threads (24 chunks of iterations,
+// taken in any order, their partial results combined in order): equal
+// results (exactly for integers, within check's tolerance for floats
+// reassociated under --assoc-math).
 func TestReductions(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs C")
@@ -60,7 +61,7 @@ func TestReductions(t *testing.T) {
 			if !bytes.Contains(out, []byte("#pragma omp")) || strings.Contains(notes.String(), "stays sequential") {
 				t.Fatalf("a reduction not factored; notes:\n%s", notes.String())
 			}
-			for _, threads := range []string{"1", "2"} {
+			for _, threads := range []string{"1", "2", "3"} {
 				t.Setenv("OMP_NUM_THREADS", threads)
 				res, err := check.Compare(context.Background(), f, nil, out, check.Options{
 					Defines: cfg.Defines, Runs: 1,
