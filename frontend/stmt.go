@@ -449,6 +449,16 @@ func (b *builder) exprStmt(es *cc.ExpressionStatement) {
 		b.unsupported(e, "%s", describeExprStmt(e))
 		return
 	}
+	if ae.Case == cc.AssignmentExpressionAssign {
+		// "i = 0;" before "for (; i < n - 7; i += 8)", as nestor's output
+		// starts a register-tiled loop whose counter is the function's
+		// variable: the counter's value, as a declaration would set it,
+		// outside every loop of that counter.
+		if _, d := ident(ae.UnaryExpression); d != nil && b.counters[d] && !slices.ContainsFunc(b.loops, func(l *loop) bool { return l.decl == d }) {
+			b.counterInit(es, d, ae.AssignmentExpression)
+			return
+		}
+	}
 	first, _, _ := b.extent(es)
 	end := goPos(es.Token.Position()).Offset + 1
 	b.chain(es, ae, b.text(first, end))

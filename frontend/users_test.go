@@ -150,6 +150,27 @@ void f(int n, double x[n]) {
 			"S2[t1, t2] : t1 >= 0 and 8*t1 <= n - 1 and t2 >= 8*t1 + 2*floor((n - 8*t1)/2) and t2 <= n - 1 and t2 <= 8*t1 + 7 and 8*t1 >= n - 8 and 8*t1 <= n - 2 } beta=[0 1 0]",
 			"S3[t1, t2] : t1 >= 0 and 8*t1 <= n - 1 and t2 >= 8*t1 and t2 <= n - 1 and t2 <= 8*t1 + 7 and 8*t1 >= n - 8 and 8*t1 >= n - 1 } beta=[0 1 1]",
 		}},
+		{"nestor's own output: the function's counter set by an assignment, then continued", `
+void f(int n, double x[n], double y[n]) {
+  int i;
+#pragma scop
+  for (i = 0; i < n; i++)
+    y[i] = 0;
+  i = 0;
+  for (; i < n - 1; i += 2) {
+    x[i] = 0;
+    x[i + 1] = 0;
+  }
+  for (; i < n; i++)
+    x[i] = 1;
+#pragma endscop
+}`, []string{
+			"S1[i] : i >= 0 and i = 2*floor((i)/2) and i <= n - 2 } beta=[1 0]",
+			// The rest loop starts where the unrolled one stopped: at
+			// 2·⌊n/2⌋ when it ran, at 0 otherwise.
+			"S3[i] : i >= 2*floor((n)/2) and i <= n - 1 and n >= 2 } beta=[2 0]",
+			"S4[i] : i >= 0 and i <= n - 1 and n <= 1 } beta=[2 1]",
+		}},
 		{"x % m == r holds whatever the sign of x (C truncates): a stride, and x ≥ r for r > 0", `
 void f(int n, double x[n]) {
 #pragma scop
@@ -229,6 +250,16 @@ void f(void) {
     a[i] = h(a[i]);
 #pragma endscop
 }`, "test.c:7:12: not a static control part: call to h, which may have side effects"},
+		{"a counter set inside its own loop", `
+void f(int n, double A[n]) {
+  int i;
+#pragma scop
+  for (i = 0; i < n; i++) {
+    A[i] = 0;
+    i = n;
+  }
+#pragma endscop
+}`, "test.c:7:5: not a static control part: assignment to loop counter i"},
 		{"a counter counted by trips is not known after its loop", `
 void f(int n, double A[n]) {
   int i;
