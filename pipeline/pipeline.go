@@ -793,11 +793,24 @@ func expandPass(s *region, opt *Options) error {
 	if err != nil {
 		return err
 	}
-	s.graph = g
 	for _, x := range xs {
 		opt.note(s.Scop, "%s at %s: each iteration of its loop gets its own element of %s", x, s.Prog.Stmts[x.Kill].Pos, p.Arrays[x.Array].Name)
 	}
-	s.Prog = p
+	// An array gets copies only for a loop that then runs in parallel.
+	q, axs := p, []expand.ArrayExpansion(nil)
+	if opt.Parallel {
+		if q, axs, err = expand.ExpandArrays(p, g); err != nil {
+			return err
+		}
+	}
+	if len(axs) > 0 {
+		g = nil // the dependences through the arrays are gone
+	}
+	for _, x := range axs {
+		opt.note(s.Scop, "%s at %s: each iteration of its loop gets its own copy, %s", x, p.Stmts[x.Kill].Pos, q.Arrays[x.Array].Name)
+	}
+	s.graph = g
+	s.Prog = q
 	return nil
 }
 
