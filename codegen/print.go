@@ -546,11 +546,8 @@ func (pr *printer) loop(l *Loop, depth int) {
 			incr = l.Iter + " -= " + strconv.FormatInt(l.Step, 10)
 		}
 	}
-	if rg, ok := pr.chunkRange[l]; ok && l.Step == 1 { // a factored reduction's chunk
+	if rg, ok := pr.chunkRange[l]; ok && l.Dir >= 0 && l.Step == 1 { // a factored reduction's chunk
 		init, test = rg[0], l.Iter+" < "+rg[1]
-		if l.Dir < 0 {
-			test = l.Iter + " > " + rg[1]
-		}
 	}
 	header := fmt.Sprintf("for (%s%s = %s; %s; %s)", decl, l.Iter, init, test, incr)
 	switch {

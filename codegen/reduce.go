@@ -282,7 +282,10 @@ func (pr *printer) reduction(l *Loop, depth int) {
 	// registers for the code around it (kadane, pairsum at LARGE).
 	pr.line(depth, "{")
 	pr.threadCount(f, depth+1)
-	if run.Step == 1 && !run.Rest {
+	// Chunks where the loop counts up by one. Counting down (lexargmin)
+	// they ran slower than the static split: 10.3 against 7.2 ms at 2
+	// threads (LARGE, 9 interleaved rounds).
+	if run.Dir >= 0 && run.Step == 1 && !run.Rest {
 		f.chunks = pr.fresh("nestor_nc")
 		pr.line(depth+1, fmt.Sprintf("int %s = %s > 1 ? %d * %s : 1;", f.chunks, f.nt, reduceChunks, f.nt))
 	}
@@ -331,7 +334,7 @@ func (f *factored) slots() string {
 }
 
 // reduceChunks is the number of chunks per thread a factored reduction's
-// iterations are cut into when its loop steps by one: a thread that
+// iterations are cut into when its loop counts up by one: a thread that
 // finishes its chunks first takes more, so a core the system slows down
 // (another process, a virtual CPU held back) delays the team by a
 // fraction of its share instead of all of it, and the partial results,
@@ -434,7 +437,7 @@ func (pr *printer) chunk(f *factored, l *Loop, d int) {
 }
 
 // chunked prints what the team runs when the iterations are cut into
-// chunks (f.chunks; loop l steps by one): per chunk, taken by the
+// chunks (f.chunks; loop l counts up by one): per chunk, taken by the
 // next free thread, fresh partial results folded over its contiguous
 // range of l (every group's loop over the same range), stored in the
 // chunk's slot:
@@ -445,7 +448,6 @@ func (pr *printer) chunk(f *factored, l *Loop, d int) {
 //	  long lo = <lower>, n = <upper> - lo + 1;
 //	  long b = lo + n*c/nc, e = lo + n*(c+1)/nc;
 //	  for (i = b; i < e; i++) <the body, x renamed x_p>
-//	  (counting down: b = hi − n*c/nc, e = hi − n*(c+1)/nc, i > e)
 //	  p[c] = x_p; h[c] = ran;
 //	}
 func (pr *printer) chunked(f *factored, l *Loop, d int) {
@@ -465,18 +467,9 @@ func (pr *printer) chunked(f *factored, l *Loop, d int) {
 		}
 	}
 	lo, n, b, e := pr.fresh("nestor_lo"), pr.fresh("nestor_n"), pr.fresh("nestor_b"), pr.fresh("nestor_e")
-	if l.Dir >= 0 {
-		pr.line(d, fmt.Sprintf("long %s = %s;", lo, pr.bound(l.Lower, true)))
-		pr.line(d, fmt.Sprintf("long %s = (long)(%s) - %s + 1;", n, pr.bound(l.Upper, false), lo))
-		pr.line(d, fmt.Sprintf("long %s = %s + %s * %s / %s, %s = %s + %s * (%s + 1) / %s;", b, lo, n, c, f.chunks, e, lo, n, c, f.chunks))
-	} else {
-		// Counting down from the upper bound: chunk c holds the c-th
-		// part in that order, from b down to just above e.
-		hi := pr.fresh("nestor_hi")
-		pr.line(d, fmt.Sprintf("long %s = %s;", hi, pr.bound(l.Upper, false)))
-		pr.line(d, fmt.Sprintf("long %s = %s - (long)(%s) + 1;", n, hi, pr.bound(l.Lower, true)))
-		pr.line(d, fmt.Sprintf("long %s = %s - %s * %s / %s, %s = %s - %s * (%s + 1) / %s;", b, hi, n, c, f.chunks, e, hi, n, c, f.chunks))
-	}
+	pr.line(d, fmt.Sprintf("long %s = %s;", lo, pr.bound(l.Lower, true)))
+	pr.line(d, fmt.Sprintf("long %s = (long)(%s) - %s + 1;", n, pr.bound(l.Upper, false), lo))
+	pr.line(d, fmt.Sprintf("long %s = %s + %s * %s / %s, %s = %s + %s * (%s + 1) / %s;", b, lo, n, c, f.chunks, e, lo, n, c, f.chunks))
 	if r.Identity == nil {
 		pr.lift = &lift{r: r, ran: f.ran, vars: f.vars, priv: f.priv, stmts: r.Stmts}
 	}
