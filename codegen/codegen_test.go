@@ -451,7 +451,7 @@ func TestPragmas(t *testing.T) {
 	// The pragma stays on the loop, inside the block that keeps C[i][j]
 	// in a variable (scalar replacement); it forks when the loop nest's
 	// iterations reach minForkWork.
-	want := `#pragma omp parallel for if((double)(ni) * (nj) * (nk) >= 32768)
+	want := `#pragma omp parallel for if((ni) >= 2 && (double)(ni) * (nj) * (nk) >= 32768)
 for (int i = 0; i < ni; i++)
   for (int j = 0; j < nj; j++) {
     if (nk >= 1) {

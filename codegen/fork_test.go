@@ -198,23 +198,26 @@ func TestForkThreads(t *testing.T) {
 }
 
 // TestForkEnteredOnce: an OpenMP loop entered once (not nested in a
-// sequential loop) with loops inside forks when its estimated work, the
-// product of the trip counts of its chain of widest loops, reaches
-// minForkWork: an if clause with the product where counts are
-// parameters, the plain pragma where a constant reaches it or where a
-// loop has no count to estimate, no pragma at all where a constant stays
-// below it.
+// sequential loop) with loops inside forks when it has two iterations or
+// more and its estimated work, the product of the trip counts of its
+// chain of widest loops, reaches minForkWork: an if clause with the
+// count and the product where counts are parameters (the count alone
+// where it is the product), the plain pragma where constants reach both,
+// the count alone where a loop has no count to estimate, no pragma at
+// all where a constant stays below.
 func TestForkEnteredOnce(t *testing.T) {
 	for _, tc := range []struct {
 		name, dom, want string
 	}{
-		{"parametric", "0 <= i < n and 0 <= j < m", "#pragma omp parallel for if((double)(n) * (m) >= 32768)\n"},
+		{"parametric", "0 <= i < n and 0 <= j < m", "#pragma omp parallel for if((n) >= 2 && (double)(n) * (m) >= 32768)\n"},
 		{"one parameter", "0 <= i < n and 0 <= j < 64", "#pragma omp parallel for if((n) >= 512)\n"},
 		{"large constant", "0 <= i < 256 and 0 <= j < 256", "#pragma omp parallel for\n"},
 		{"small constant", "0 <= i < 24 and 0 <= j < 16", ""},
 		// j < i has no trip count read before i starts: the estimate
-		// would count it once, so the loop always forks.
-		{"triangle", "0 <= i < n and 0 <= j < i", "#pragma omp parallel for\n"},
+		// would count it once, so the loop forks whatever its work.
+		{"triangle", "0 <= i < n and 0 <= j < i", "#pragma omp parallel for if((n) >= 2)\n"},
+		// One iteration: nothing to share, however much work it holds.
+		{"one row", "0 <= i < 1 and 0 <= j < n", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := newProg(t, "n", "m").
