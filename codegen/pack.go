@@ -7,7 +7,6 @@ import (
 
 	"nestor/ir"
 	"nestor/irpoly"
-	"nestor/poly"
 )
 
 // Packed runs every instance of a matrix-product statement
@@ -362,31 +361,9 @@ func sameElements(orig *ir.Program, s *ir.Stmt, pk *Packed) bool {
 // orig's parameters, with orig's context) imply every constraint of b.
 func impliesAll(orig *ir.Program, a, b []ir.Constraint) bool {
 	l := irpoly.Layout{Dims: 2, Params: len(orig.Params)}
-	sp := irpoly.Anonymous(2, len(orig.Params))
 	base := append(l.Cons(a, 0, 2), l.Cons(orig.Context, 0, 2)...)
-	for _, c := range b {
-		r := l.Row(c.Aff, 0, 2)
-		neg := make([]int64, len(r)) // −c − 1 ≥ 0
-		for k, v := range r {
-			neg[k] = -v
-		}
-		neg[len(neg)-1]--
-		negs := [][]int64{neg}
-		if c.Eq {
-			r[len(r)-1]-- // c − 1 ≥ 0
-			negs = append(negs, r)
-		}
-		for _, n := range negs {
-			set, err := poly.NewSet(sp, append(slices.Clone(base), poly.Constraint{Coef: n})...)
-			if err != nil {
-				return false
-			}
-			if empty, err := set.IsEmpty(); err != nil || !empty {
-				return false
-			}
-		}
-	}
-	return true
+	ok, err := irpoly.Implies(irpoly.Anonymous(2, len(orig.Params)), base, l.Cons(b, 0, 2))
+	return ok && err == nil
 }
 
 // instancesOf returns the number of Instance nodes of statement s in

@@ -395,35 +395,10 @@ func (pr *printer) chunk(f *factored, l *Loop, d int) {
 		pr.chunked(f, l, d)
 		return
 	}
-	r := f.r
-	// With an identity a thread that ran no iteration holds it, a
-	// partial result too.
-	f.ran = "1"
-	if r.Identity == nil {
-		f.ran = pr.fresh("nestor_ran")
-		pr.line(d, fmt.Sprintf("int %s = 0;", f.ran))
-	}
-	for i := range f.vars {
-		if r.Identity != nil {
-			pr.line(d, fmt.Sprintf("%s %s = %s;", f.types[i], f.priv[i], pr.redExpr(r, r.Identity[i], f.in, f.vars, nil)))
-		} else {
-			pr.line(d, fmt.Sprintf("%s %s;", f.types[i], f.priv[i]))
-		}
-	}
-	if r.Identity == nil {
-		pr.lift = &lift{r: r, ran: f.ran, vars: f.vars, priv: f.priv, stmts: r.Stmts}
-	}
-	l.Registers, l.BodyRegisters = nil, nil
-	loops := []*Loop{l}
-	if gs := pr.groups(l, r, false); gs != nil {
-		// schedule(static) gives each thread the same chunk of every
-		// loop of the same iterations.
-		loops = nil
-		for _, g := range gs {
-			loops = append(loops, only(l, g))
-		}
-	}
-	for _, gl := range loops {
+	pr.openPartials(f, d)
+	// schedule(static) gives each thread the same chunk of every loop of
+	// the same iterations.
+	for _, gl := range pr.groupLoops(f, l) {
 		pr.line(d, "#pragma omp for schedule(static) nowait"+f.clauses)
 		pr.withPartials(f, func() { pr.counterLoop(gl, d) })
 	}
@@ -451,9 +426,33 @@ func (pr *printer) chunk(f *factored, l *Loop, d int) {
 //	  p[c] = x_p; h[c] = ran;
 //	}
 func (pr *printer) chunked(f *factored, l *Loop, d int) {
-	r := f.r
 	c := pr.chunkLoop(f, d)
 	d++
+	pr.openPartials(f, d)
+	lo, n, b, e := pr.fresh("nestor_lo"), pr.fresh("nestor_n"), pr.fresh("nestor_b"), pr.fresh("nestor_e")
+	pr.line(d, fmt.Sprintf("long %s = %s;", lo, pr.bound(l.Lower, true)))
+	pr.line(d, fmt.Sprintf("long %s = (long)(%s) - %s + 1;", n, pr.bound(l.Upper, false), lo))
+	pr.line(d, fmt.Sprintf("long %s = %s + %s * %s / %s, %s = %s + %s * (%s + 1) / %s;", b, lo, n, c, f.chunks, e, lo, n, c, f.chunks))
+	if pr.chunkRange == nil {
+		pr.chunkRange = map[*Loop][2]string{}
+	}
+	for _, gl := range pr.groupLoops(f, l) {
+		pr.chunkRange[gl] = [2]string{b, e}
+		pr.withPartials(f, func() { pr.counterLoop(gl, d) })
+		delete(pr.chunkRange, gl)
+	}
+	pr.lift = nil
+	pr.store(f, c, d)
+	d--
+	pr.line(d, "}")
+}
+
+// openPartials declares the partial results of a thread or chunk: the
+// identity, or, without one, a has-value flag (f.ran) and the lift that
+// folds the first iteration in. With an identity a thread that ran no
+// iteration holds it, a partial result too.
+func (pr *printer) openPartials(f *factored, d int) {
+	r := f.r
 	f.ran = "1"
 	if r.Identity == nil {
 		f.ran = pr.fresh("nestor_ran")
@@ -466,33 +465,26 @@ func (pr *printer) chunked(f *factored, l *Loop, d int) {
 			pr.line(d, fmt.Sprintf("%s %s;", f.types[i], f.priv[i]))
 		}
 	}
-	lo, n, b, e := pr.fresh("nestor_lo"), pr.fresh("nestor_n"), pr.fresh("nestor_b"), pr.fresh("nestor_e")
-	pr.line(d, fmt.Sprintf("long %s = %s;", lo, pr.bound(l.Lower, true)))
-	pr.line(d, fmt.Sprintf("long %s = (long)(%s) - %s + 1;", n, pr.bound(l.Upper, false), lo))
-	pr.line(d, fmt.Sprintf("long %s = %s + %s * %s / %s, %s = %s + %s * (%s + 1) / %s;", b, lo, n, c, f.chunks, e, lo, n, c, f.chunks))
 	if r.Identity == nil {
 		pr.lift = &lift{r: r, ran: f.ran, vars: f.vars, priv: f.priv, stmts: r.Stmts}
 	}
+}
+
+// groupLoops returns the loops that run l's iterations for f: l itself,
+// or one copy per group of the tuple's elements (groups), each over the
+// same iterations. It clears l's registers (the partial results stand
+// for them).
+func (pr *printer) groupLoops(f *factored, l *Loop) []*Loop {
 	l.Registers, l.BodyRegisters = nil, nil
-	loops := []*Loop{l}
-	if gs := pr.groups(l, r, false); gs != nil {
-		loops = nil
-		for _, g := range gs {
-			loops = append(loops, only(l, g))
-		}
+	gs := pr.groups(l, f.r, false)
+	if gs == nil {
+		return []*Loop{l}
 	}
-	if pr.chunkRange == nil {
-		pr.chunkRange = map[*Loop][2]string{}
+	var loops []*Loop
+	for _, g := range gs {
+		loops = append(loops, only(l, g))
 	}
-	for _, gl := range loops {
-		pr.chunkRange[gl] = [2]string{b, e}
-		pr.withPartials(f, func() { pr.counterLoop(gl, d) })
-		delete(pr.chunkRange, gl)
-	}
-	pr.lift = nil
-	pr.store(f, c, d)
-	d--
-	pr.line(d, "}")
+	return loops
 }
 
 // withPartials runs print with every x_i printed as its partial result.

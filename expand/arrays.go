@@ -6,6 +6,7 @@ import (
 
 	"nestor/deps"
 	"nestor/ir"
+	"nestor/irpoly"
 	"nestor/poly"
 )
 
@@ -314,24 +315,11 @@ func witnessed(p *ir.Program, k, s *ir.Stmt, acc *ir.Access) (bool, error) {
 	}
 	// Every instance of s meets K's domain at the witness.
 	sp, base := domainRows(p, s)
-	for _, c := range k.Domain.Cons {
-		r := row(subst(c.Aff, wit, -1, s.Depth(), np), s, np)
-		negs := [][]int64{negate(r, -1)}
-		if c.Eq {
-			r[len(r)-1]--
-			negs = append(negs, r)
-		}
-		for _, n := range negs {
-			set, err := poly.NewSet(sp, append(slices.Clone(base), poly.Constraint{Coef: n})...)
-			if err != nil {
-				return false, err
-			}
-			if empty, err := set.IsEmpty(); err != nil || !empty {
-				return false, nil
-			}
-		}
+	rows := make([]poly.Constraint, len(k.Domain.Cons))
+	for n, c := range k.Domain.Cons {
+		rows[n] = poly.Constraint{Eq: c.Eq, Coef: row(subst(c.Aff, wit, -1, s.Depth(), np), s, np)}
 	}
-	return true, nil
+	return irpoly.Implies(sp, base, rows)
 }
 
 // alone reports whether every constraint of s's domain that mentions

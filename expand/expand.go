@@ -235,25 +235,11 @@ func mentions(p *ir.Program, a int) []int {
 // An undecided question (a search limit) answers no.
 func implies(p *ir.Program, s, w *ir.Stmt) (bool, error) {
 	sp, base := domainRows(p, s)
-	for _, c := range w.Domain.Cons {
-		r := row(c.Aff, s, len(p.Params))
-		negs := [][]int64{negate(r, -1)} // −c − 1 ≥ 0
-		if c.Eq {
-			r[len(r)-1]-- // c − 1 ≥ 0
-			negs = append(negs, r)
-		}
-		for _, n := range negs {
-			set, err := poly.NewSet(sp, append(slices.Clone(base), poly.Constraint{Coef: n})...)
-			if err != nil {
-				return false, err
-			}
-			empty, err := set.IsEmpty()
-			if err != nil || !empty {
-				return false, nil // ErrLimit: keep the scalar
-			}
-		}
+	rows := make([]poly.Constraint, len(w.Domain.Cons))
+	for k, c := range w.Domain.Cons {
+		rows[k] = poly.Constraint{Eq: c.Eq, Coef: row(c.Aff, s, len(p.Params))}
 	}
-	return true, nil
+	return irpoly.Implies(sp, base, rows)
 }
 
 // domainRows returns the space of s's counters, its locals and the

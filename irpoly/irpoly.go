@@ -87,3 +87,33 @@ func Anonymous(dims, params int) poly.Space {
 	}
 	return sp
 }
+
+// Implies reports whether every integer point of base (constraints in
+// space sp) satisfies each of rows: for a row c ≥ 0, base ∧ −c − 1 ≥ 0
+// has no integer point (for c = 0, also base ∧ c − 1 ≥ 0). A question
+// poly cannot decide (a search limit) answers no.
+func Implies(sp poly.Space, base, rows []poly.Constraint) (bool, error) {
+	for _, c := range rows {
+		neg := make([]int64, len(c.Coef))
+		for k, v := range c.Coef {
+			neg[k] = -v
+		}
+		neg[len(neg)-1]--
+		negs := [][]int64{neg}
+		if c.Eq {
+			pos := slices.Clone(c.Coef)
+			pos[len(pos)-1]--
+			negs = append(negs, pos)
+		}
+		for _, n := range negs {
+			set, err := poly.NewSet(sp, append(slices.Clone(base), poly.Constraint{Coef: n})...)
+			if err != nil {
+				return false, err
+			}
+			if empty, err := set.IsEmpty(); err != nil || !empty {
+				return false, nil
+			}
+		}
+	}
+	return true, nil
+}

@@ -54,3 +54,27 @@ func TestDomainRows(t *testing.T) {
 		}
 	}
 }
+
+// TestImplies: 0 <= x <= 9 implies x <= 10 and x >= 0, not x <= 8, and
+// the equality x = 3 only where the base pins x there.
+func TestImplies(t *testing.T) {
+	sp := Anonymous(1, 0)
+	row := func(eq bool, c ...int64) poly.Constraint { return poly.Constraint{Eq: eq, Coef: c} }
+	base := []poly.Constraint{row(false, 1, 0), row(false, -1, 9)} // x >= 0, 9 - x >= 0
+	for _, c := range []struct {
+		rows []poly.Constraint
+		want bool
+	}{
+		{[]poly.Constraint{row(false, -1, 10), row(false, 1, 0)}, true},
+		{[]poly.Constraint{row(false, -1, 8)}, false},
+		{[]poly.Constraint{row(true, 1, -3)}, false},
+	} {
+		if got, err := Implies(sp, base, c.rows); err != nil || got != c.want {
+			t.Errorf("Implies(%v) = %v, %v; want %v", c.rows, got, err, c.want)
+		}
+	}
+	pinned := append(base, row(true, 1, -3))
+	if got, _ := Implies(sp, pinned, []poly.Constraint{row(true, 1, -3)}); !got {
+		t.Error("x = 3 does not imply x = 3")
+	}
+}

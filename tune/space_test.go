@@ -129,12 +129,10 @@ func TestRecordsApply(t *testing.T) {
 	}
 }
 
-// TestCostBytes checks the data lower bound on gemm: every array is
-// touched whole (C[i][j] is injective in C *= beta; A[i][k] and B[k][j]
-// leave out a counter whose range is separable).
-func TestCostBytes(t *testing.T) {
-	r := region(t, "gemm")
-	p := r.File.Scops[0].Prog
+// gemmCost returns CostOf gemm's region at MINI sizes.
+func gemmCost(t *testing.T) Cost {
+	t.Helper()
+	p := region(t, "gemm").File.Scops[0].Prog
 	sizes := map[string]int64{"ni": 20, "nj": 25, "nk": 30} // MINI
 	params := make([]int64, len(p.Params))
 	for k, q := range p.Params {
@@ -144,6 +142,14 @@ func TestCostBytes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return c
+}
+
+// TestCostBytes checks the data lower bound on gemm: every array is
+// touched whole (C[i][j] is injective in C *= beta; A[i][k] and B[k][j]
+// leave out a counter whose range is separable).
+func TestCostBytes(t *testing.T) {
+	c := gemmCost(t)
 	if want := int64(20*25+20*30+30*25+2) * 8; c.Bytes != want { // and alpha, beta
 		t.Errorf("gemm MINI: %d bytes touched at least, want %d (C, A, B whole, alpha and beta)", c.Bytes, want)
 	}
@@ -179,17 +185,7 @@ func TestPackChoice(t *testing.T) {
 // instance. Counting every operation of every instance, as the bound
 // did, gives 45500 at MINI and exceeded the time of a compiled gemm.
 func TestCostOps(t *testing.T) {
-	r := region(t, "gemm")
-	p := r.File.Scops[0].Prog
-	sizes := map[string]int64{"ni": 20, "nj": 25, "nk": 30} // MINI
-	params := make([]int64, len(p.Params))
-	for k, q := range p.Params {
-		params[k] = sizes[q.Name]
-	}
-	c, err := CostOf(p, params)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := gemmCost(t)
 	if want := float64(20*25 + 20*30 + 2*20*25*30); c.Ops != want {
 		t.Errorf("gemm MINI: %v operations at least, want %v", c.Ops, want)
 	}
