@@ -701,6 +701,32 @@ func (n *Packed) adjacentAlongJ() bool {
 	return ok
 }
 
+// prefetchNext prints, ahead of a micro-kernel, prefetches of the block
+// of W the next one (MR rows further down the same columns) loads: its
+// elements come from L3 or memory, and the accumulators' first
+// multiply-adds wait for them. Issued a whole micro-kernel (KC steps)
+// early they arrive in time: gemm LARGE ran 10–15% faster with them, at 1
+// and 2 threads. Two prefetches per row cover its at most NR adjacent
+// elements (two 64-byte lines, or three when they straddle one); past
+// the block's last row they repeat it, so the loop has a constant trip
+// count and gcc unrolls it (guarded by an if, the loop had gcc spill an
+// operand of syr2k's micro-kernel to the stack, 7% slower). Only where
+// W's rows lie along j (its last subscript moves with J).
+func (n *Packed) prefetchNext(line func(string, ...any), ct string, elem func([3]string) string, i, j func(...string) string) {
+	idx := n.Orig.Accesses[0].Index
+	if len(idx) == 0 {
+		return
+	}
+	if last := idx[len(idx)-1]; n.J >= len(last.Iter) || last.Iter[n.J] == 0 {
+		return
+	}
+	row := "nestor_min(nestor_ir + nestor_r, nestor_mc - 1)"
+	line("for (%s nestor_r = %d; nestor_r < %d; nestor_r++) { /* the next block's W on its way to the cache */", ct, n.MR, 2*n.MR)
+	line("  __builtin_prefetch(&%s, 1, 3);", elem([3]string{i("nestor_ic", row), j("nestor_jc", "nestor_jr"), ""}))
+	line("  __builtin_prefetch(&%s, 1, 3);", elem([3]string{i("nestor_ic", row), j("nestor_jc", "nestor_jr", "nestor_nr - 1"), ""}))
+	line("}")
+}
+
 // constDiff returns a − b when it is a constant (the same parameter
 // coefficients).
 func constDiff(a, b ir.Aff) (int64, bool) {
@@ -936,6 +962,7 @@ func (pr *printer) packed(n *Packed, depth int) {
 			}
 			line("  continue; /* the block lies outside the triangle */")
 		}
+		n.prefetchNext(line, ct, elem, i, j)
 		line("%s nestor_c[%d][%d];", t, n.MR, n.NR)
 		steps := func() {
 			line("for (%s nestor_p = 0; nestor_p < nestor_kc; nestor_p++)", ct)

@@ -253,3 +253,42 @@ func TestPackInit(t *testing.T) {
 		})
 	}
 }
+
+// TestPrefetchNext: a micro-kernel prefetches the rows of W the next one
+// loads: the first and last element of each, whichever of the source's
+// counters runs along W's rows (C[j][i] is packed with the roles of i and
+// j swapped, its rows still along J).
+func TestPrefetchNext(t *testing.T) {
+	for _, c := range []struct {
+		body, want string
+	}{
+		{"C[i][j] += A[i][k] * B[k][j];", "__builtin_prefetch(&C[(nestor_ic + nestor_min(nestor_ir + nestor_r, nestor_mc - 1))][(nestor_jc + nestor_jr + nestor_nr - 1)], 1, 3);"},
+		{"C[j][i] += A[i][k] * B[k][j];", "__builtin_prefetch(&C[(nestor_ic + nestor_min(nestor_ir + nestor_r, nestor_mc - 1))][(nestor_jc + nestor_jr)], 1, 3);"},
+	} {
+		src := "void f(int n, double C[n][n], double A[n][n], double B[n][n]) {\n#pragma scop\n  for (int i = 0; i < n; i++)\n    for (int j = 0; j < n; j++)\n      for (int k = 0; k < n; k++)\n        " +
+			c.body + "\n#pragma endscop\n}\n"
+		f, err := frontend.Parse("f.c", []byte(src), frontend.Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := f.Scops[0].Prog
+		b, err := Build(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := Pack(b, p, p, PackOptions{VectorBytes: 64}); len(got) != 1 {
+			t.Fatalf("%s: %d statements packed, want 1", c.body, len(got))
+		}
+		var out strings.Builder
+		if err := PrintC(&out, p, b, "  "); err != nil {
+			t.Fatal(err)
+		}
+		got := strings.Count(out.String(), "__builtin_prefetch(")
+		switch {
+		case c.want == "" && got != 0:
+			t.Errorf("%s: %d prefetches printed, want none:\n%s", c.body, got, out.String())
+		case c.want != "" && (got != 2 || !strings.Contains(out.String(), c.want)):
+			t.Errorf("%s: %d prefetches printed, want 2, among them\n%s\nin:\n%s", c.body, got, c.want, out.String())
+		}
+	}
+}
