@@ -260,3 +260,85 @@ func TestSearchConfirm(t *testing.T) {
 		t.Errorf("the summary counts %d evaluations, want %d", sum.Evals, len(res.Records))
 	}
 }
+
+// closeEval measures the search as fakeEval does, and in the
+// confirmation gives the first candidate it meets (the default policy,
+// measured first) one second and every other other seconds.
+type closeEval struct {
+	fakeEval
+	first string
+	other time.Duration
+}
+
+func (f *closeEval) Eval(ctx context.Context, name, file string, src []byte) Measure {
+	if !strings.HasPrefix(name, "confirm") {
+		return f.fakeEval.Eval(ctx, name, file, src)
+	}
+	h := HashCode(src)
+	if f.first == "" {
+		f.first = h
+	}
+	d := f.other
+	if h == f.first {
+		d = time.Second
+	}
+	return Measure{Time: d, Times: []time.Duration{d, d}}
+}
+
+// TestConfirmMargin: the confirmation keeps the default policy unless
+// another candidate beats it by ConfirmMargin; the records then name the
+// default as the best (opt --records).
+func TestConfirmMargin(t *testing.T) {
+	if _, err := exec.LookPath("cc"); err != nil {
+		t.Skip("no C compiler")
+	}
+	r, e := miniGemm(t)
+	for _, c := range []struct {
+		other       time.Duration
+		wantDefault bool
+	}{
+		{995 * time.Millisecond, true},  // 0.5% faster: noise
+		{900 * time.Millisecond, false}, // 10% faster in every round
+	} {
+		fake := &closeEval{fakeEval: fakeEval{calls: map[string]int{}}, other: c.other}
+		var lines bytes.Buffer
+		s, err := NewSearcher(r, e, MachineOf(model.Host(), 1), Options{Budget: 12, Seed: 5, Eval: fake, Confirm: 3, Records: &lines})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := s.Run(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Confirmed) < 2 || res.Confirmed[0].Record.Default {
+			t.Fatalf("other %v: the confirmed measures do not put another candidate first", c.other)
+		}
+		if got := res.Best.Default; got != c.wantDefault {
+			t.Errorf("other %v: best is the default: %v, want %v", c.other, got, c.wantDefault)
+		}
+		recs, err := decodeRecords(&lines, "records")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b := Best(recs, r.Index, ""); b == nil || !b.Chosen || b.Code != res.Best.Code {
+			t.Errorf("other %v: Best of the records is %+v, want the chosen %s", c.other, b, res.Best.Code)
+		}
+	}
+}
+
+func TestClearlyFaster(t *testing.T) {
+	for _, c := range []struct {
+		t, d   float64
+		rt, rd []float64
+		want   bool
+	}{
+		{0.90, 1, []float64{0.9, 0.9, 0.9}, []float64{1, 1, 1}, true},
+		{0.98, 1, []float64{0.98, 0.98, 0.98}, []float64{1, 1, 1}, false}, // within the margin
+		{0.90, 1, []float64{0.9, 1.2, 1.3}, []float64{1, 1, 1}, false},    // faster in one round of three
+		{0.90, 1, []float64{0.9, 0.8}, []float64{1, 0.7}, false},          // one of two: not a majority
+	} {
+		if got := clearlyFaster(c.t, c.rt, c.d, c.rd); got != c.want {
+			t.Errorf("clearlyFaster(%v, %v, %v, %v) = %v, want %v", c.t, c.rt, c.d, c.rd, got, c.want)
+		}
+	}
+}

@@ -42,6 +42,11 @@ type Record struct {
 	// evaluation of the search: summaries and plots leave it out, and
 	// Best prefers such measures.
 	Confirmed bool `json:"confirmed,omitempty"`
+	// Chosen marks the confirmed measure of the candidate the
+	// confirmation chose (see Options.Confirm): the fastest, or the
+	// default policy when the fastest did not beat it clearly. Best
+	// prefers it to every other measure.
+	Chosen bool `json:"chosen,omitempty"`
 }
 
 // Key identifies the candidate of a record: its decisions in name order.
@@ -102,9 +107,19 @@ func Best(recs []Record, region int, machine string) *Record {
 		if r.Region != region || r.Error != "" || r.Time <= 0 || machine != "" && r.Machine != machine {
 			continue
 		}
-		// A confirmed measure beats every search measure (the fastest
-		// of those is biased low), then the least time.
-		if best == nil || r.Confirmed && !best.Confirmed || r.Confirmed == best.Confirmed && r.Time < best.Time {
+		// A chosen measure beats every other, a confirmed one every
+		// search measure (the fastest of those is biased low), then the
+		// least time.
+		rank := func(r *Record) int {
+			switch {
+			case r.Chosen:
+				return 2
+			case r.Confirmed:
+				return 1
+			}
+			return 0
+		}
+		if best == nil || rank(r) > rank(best) || rank(r) == rank(best) && r.Time < best.Time {
 			best = r
 		}
 	}

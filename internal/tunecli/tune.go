@@ -59,7 +59,7 @@ again), and nestor opt --records FILE applies the best recorded decisions.
 		records := fs.String("records", "", "append every evaluation to `FILE.jsonl` (and resume from what it holds)")
 		outPath := fs.String("o", "", "write the best implementation to `OUT.c` (default FILE.tuned.c)")
 		runs := fs.Int("runs", 5, "timed runs per candidate (the median counts)")
-		confirm := fs.Int("confirm", 3, fmt.Sprintf("after the search, measure the default policy and the %d fastest other candidates again in `N` interleaved rounds, and keep the fastest of those measures (0: keep the fastest of the search's)", tune.ConfirmTop))
+		confirm := fs.Int("confirm", 3, fmt.Sprintf("after the search, measure the default policy and the %d fastest other candidates again in `N` interleaved rounds, and keep the fastest of those measures, the default policy unless another beats it by %.0f%% and in most rounds (0: keep the fastest of the search's)", tune.ConfirmTop, 100*tune.ConfirmMargin))
 		order := fs.String("order", "", "decision order: comma-separated name fragments, most discriminating first (default "+strings.Join(tune.DefaultOrder, ",")+")")
 		kernel := fs.String("kernel", "", "tune the regions of function `name` (default: the only function with regions)")
 		space := fs.Bool("space", false, "print each region's decision space and exit")
@@ -316,6 +316,10 @@ func runTune(ctx context.Context, out io.Writer, f *frontend.File, scop *fronten
 				}
 				fmt.Fprintf(out, "  measured again, %d candidates in %d interleaved rounds (%d runs each): best %s, default policy %s (%.2fx)\n",
 					len(res.Confirmed), cfg.confirm, n, cli.FormatSeconds(best), cli.FormatSeconds(def), def/best)
+				if first := res.Confirmed[0]; res.Best.Default && !first.Record.Default {
+					fmt.Fprintf(out, "  default policy kept: the fastest, at %s, beat it by less than %.0f%% or in half of the rounds or fewer\n",
+						cli.FormatSeconds(first.Time), 100*tune.ConfirmMargin)
+				}
 			}
 		}
 		if !res.Best.Default {
