@@ -951,14 +951,23 @@ const (
 // m where override has no positive entry. The model takes one size s for every
 // loop (innerFactor·s for the innermost), the largest power of two for
 // which the data one tile touches fits in half the L2 cache, as counted
-// by footprint.
+// by footprint. An innermost loop along which some access leaves its
+// cache line at every iteration (stridedLanes: a column of p[i][j] along
+// i) gets one line's worth of elements instead: each such access then
+// reads a line per row and uses all of it before the next loop moves
+// on, and the rows of a tile stay in L1 (adi's sweeps along i, vectorized
+// across rows: 8×128 tiles ran 20% faster than 128×32).
 func TileSizes(p *ir.Program, olds [][]ir.Aff, g []int, inner int, override []int64, m model.Machine) []int64 {
 	budget := m.L2 / 2
 	sizes := make([]int64, len(g))
+	lanes := stridedLanes(p, olds, inner)
 	set := func(s int64) {
 		for n, j := range g {
 			sizes[n] = s
-			if j == inner {
+			switch {
+			case j == inner && lanes > 0:
+				sizes[n] = lanes
+			case j == inner:
 				sizes[n] = min(s*innerFactor, maxTile*innerFactor)
 			}
 		}
@@ -978,6 +987,34 @@ func TileSizes(p *ir.Program, olds [][]ir.Aff, g []int, inner int, override []in
 		}
 	}
 	return sizes
+}
+
+// stridedLanes returns, when the accesses of p that move along loop
+// inner mostly leave their cache line at every iteration (more than one
+// element along the last subscript, or along another subscript), the
+// most elements of such an access a cache line holds (at least minTile);
+// 0 otherwise. Mostly: the strided accesses outnumber the stride-1 ones
+// (a band's sizes hold for every statement with loops at its
+// dimensions, adi's column sweeps and its other loops alike).
+func stridedLanes(p *ir.Program, olds [][]ir.Aff, inner int) int64 {
+	const line = 64 // bytes of a cache line
+	var lanes int64
+	strided, unit := 0, 0
+	for si, s := range p.Stmts {
+		for _, acc := range s.Accesses {
+			switch strideScore(acc, olds[si], inner) {
+			case 2:
+				unit++
+			case -4:
+				strided++
+				lanes = max(lanes, minTile, line/int64(max(1, p.Arrays[acc.Array].Elem.Size())))
+			}
+		}
+	}
+	if strided <= unit {
+		return 0
+	}
+	return lanes
 }
 
 // footprint estimates the bytes one tile touches: per array, the product

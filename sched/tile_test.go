@@ -245,3 +245,71 @@ func TestTilingPays(t *testing.T) {
 		})
 	}
 }
+
+// TestStridedTileSizes: an innermost loop along which most accesses leave
+// their cache line at every iteration (the row recurrence's i, vectorized
+// across rows) is cut into tiles of one line's worth of elements, the
+// other loops taking the rest of the cache; a stride-1 innermost loop
+// (matmul's j) is stretched instead (innerFactor).
+func TestStridedTileSizes(t *testing.T) {
+	rec := func(elem, body string) string {
+		return `void k(int n, ` + elem + ` p[4000][4000], ` + elem + ` a[4000][4000]) {
+  int i, j;
+#pragma scop
+  for (i = 1; i < n; i++)
+    for (j = 1; j < n; j++)
+      ` + body + `
+#pragma endscop
+}
+`
+	}
+	for _, tc := range []struct {
+		name, src string
+		want      int64 // the innermost loop's tile size; 0: larger than the others'
+	}{
+		{"recurrence", rec("double", "p[i][j] = 0.5 * p[i][j-1] + a[i][j];"), 8},
+		{"recurrence-float", rec("float", "p[i][j] = 0.5f * p[i][j-1] + a[i][j];"), 16},
+		{"matmul", `void k(int n, double A[1000][1000], double B[1000][1000], double C[1000][1000]) {
+  int i, j, k;
+#pragma scop
+  for (i = 0; i < n; i++)
+    for (k = 0; k < n; k++)
+      for (j = 0; j < n; j++)
+        C[i][j] = C[i][j] + A[i][k] * B[k][j];
+#pragma endscop
+}
+`, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, g := analyzed(t, tc.name+".c", []byte(tc.src))
+			sc, err := Compute(p, g, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			lays, err := Decide(p, sc, Plan{Tile: true, Reorder: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var band *Layout
+			for k := range lays {
+				if lays[k].Band != 0 {
+					band = &lays[k]
+				}
+			}
+			if band == nil || !band.Tile || len(band.Sizes) < 2 {
+				t.Fatalf("no tiled band: %+v", lays)
+			}
+			inner := band.Order[len(band.Order)-1]
+			in := band.Sizes[inner]
+			for k, sz := range band.Sizes {
+				if k == inner {
+					continue
+				}
+				if tc.want > 0 && (in != tc.want || sz <= in) || tc.want == 0 && sz >= in {
+					t.Errorf("tile sizes %v (innermost %d): want %d for the innermost loop, more for the others (0: the innermost the largest)", band.Sizes, inner, tc.want)
+					break
+				}
+			}
+		})
+	}
+}
