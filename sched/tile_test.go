@@ -8,6 +8,7 @@ import (
 	"nestor/deps"
 	"nestor/frontend"
 	"nestor/ir"
+	"nestor/model"
 )
 
 // layOut schedules the one region of C source src and lays it out by plan.
@@ -266,9 +267,12 @@ func TestStridedTileSizes(t *testing.T) {
 	for _, tc := range []struct {
 		name, src string
 		want      int64 // the innermost loop's tile size; 0: larger than the others'
+		l3        int64 // the machine's L3 cache (0: model.Typical's)
 	}{
-		{"recurrence", rec("double", "p[i][j] = 0.5 * p[i][j-1] + a[i][j];"), 8},
-		{"recurrence-float", rec("float", "p[i][j] = 0.5f * p[i][j-1] + a[i][j];"), 16},
+		{"recurrence", rec("double", "p[i][j] = 0.5 * p[i][j-1] + a[i][j];"), 8, 0},
+		// 256 MB of arrays in a cache twice as large: stretched.
+		{"recurrence-cached", rec("double", "p[i][j] = 0.5 * p[i][j-1] + a[i][j];"), 0, 1 << 30},
+		{"recurrence-float", rec("float", "p[i][j] = 0.5f * p[i][j-1] + a[i][j];"), 16, 0},
 		{"matmul", `void k(int n, double A[1000][1000], double B[1000][1000], double C[1000][1000]) {
   int i, j, k;
 #pragma scop
@@ -278,7 +282,7 @@ func TestStridedTileSizes(t *testing.T) {
         C[i][j] = C[i][j] + A[i][k] * B[k][j];
 #pragma endscop
 }
-`, 0},
+`, 0, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p, g := analyzed(t, tc.name+".c", []byte(tc.src))
@@ -286,7 +290,12 @@ func TestStridedTileSizes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			lays, err := Decide(p, sc, Plan{Tile: true, Reorder: true})
+			plan := Plan{Tile: true, Reorder: true}
+			if tc.l3 > 0 {
+				plan.Machine = model.Typical()
+				plan.Machine.L3 = tc.l3
+			}
+			lays, err := Decide(p, sc, plan)
 			if err != nil {
 				t.Fatal(err)
 			}
