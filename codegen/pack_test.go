@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"nestor/frontend"
+	"nestor/ir"
 )
 
 // TestPackable: the statements Pack may run as packed blocks are matrix
@@ -136,15 +137,7 @@ func TestPackOnlyWholeNests(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			src := "void f(int n, double C[n][n], double A[n][n], double B[n][n]) {\n#pragma scop\n  " + c.body + "\n#pragma endscop\n}\n"
-			f, err := frontend.Parse("p.c", []byte(src), frontend.Config{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			p := f.Scops[0].Prog
-			b, err := Build(p)
-			if err != nil {
-				t.Fatal(err)
-			}
+			p, b := built(t, "p.c", src)
 			if c.packed > 0 {
 				// The same loop twice: neither copy runs every instance.
 				twice := &Block{Body: append(append([]Node(nil), b.Body...), b.Body...)}
@@ -224,15 +217,7 @@ func TestPackInit(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			src := "void f(int n, double beta, double C[n][n], double A[n][n], double B[n][n]) {\n#pragma scop\n  " + c.init + prod + "\n#pragma endscop\n}\n"
-			f, err := frontend.Parse("p.c", []byte(src), frontend.Config{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			p := f.Scops[0].Prog
-			b, err := Build(p)
-			if err != nil {
-				t.Fatal(err)
-			}
+			p, b := built(t, "p.c", src)
 			if got := Pack(b, p, p, PackOptions{VectorBytes: 32, Parallel: true}); len(got) != 1 {
 				t.Fatalf("%d statements packed, want 1", len(got))
 			}
@@ -267,15 +252,7 @@ func TestPrefetchNext(t *testing.T) {
 	} {
 		src := "void f(int n, double C[n][n], double A[n][n], double B[n][n]) {\n#pragma scop\n  for (int i = 0; i < n; i++)\n    for (int j = 0; j < n; j++)\n      for (int k = 0; k < n; k++)\n        " +
 			c.body + "\n#pragma endscop\n}\n"
-		f, err := frontend.Parse("f.c", []byte(src), frontend.Config{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		p := f.Scops[0].Prog
-		b, err := Build(p)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p, b := built(t, "f.c", src)
 		if got := Pack(b, p, p, PackOptions{VectorBytes: 64}); len(got) != 1 {
 			t.Fatalf("%s: %d statements packed, want 1", c.body, len(got))
 		}
@@ -291,4 +268,19 @@ func TestPrefetchNext(t *testing.T) {
 			t.Errorf("%s: %d prefetches printed, want 2, among them\n%s\nin:\n%s", c.body, got, c.want, out.String())
 		}
 	}
+}
+
+// built parses the one region of src and builds its loops.
+func built(t *testing.T, name, src string) (*ir.Program, *Block) {
+	t.Helper()
+	f, err := frontend.Parse(name, []byte(src), frontend.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := f.Scops[0].Prog
+	b, err := Build(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, b
 }

@@ -223,16 +223,7 @@ func TestTilingPays(t *testing.T) {
 		{"matvec", matvec("double A[1300][1300], double x[1300], double y[1300]"), false},
 		{"matvec-large", matvec("double A[100000][100000], double x[100000], double y[100000]"), true},
 		{"matvec-unknown", matvec("double A[n][n], double x[n], double y[n]"), true},
-		{"matmul", `void k(int n, double A[1000][1000], double B[1000][1000], double C[1000][1000]) {
-  int i, j, k;
-#pragma scop
-  for (i = 0; i < n; i++)
-    for (k = 0; k < n; k++)
-      for (j = 0; j < n; j++)
-        C[i][j] = C[i][j] + A[i][k] * B[k][j];
-#pragma endscop
-}
-`, true},
+		{"matmul", matmulSrc, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, info := layOut(t, tc.name+".c", tc.src, Plan{Tile: true, Reorder: true})
@@ -246,6 +237,18 @@ func TestTilingPays(t *testing.T) {
 		})
 	}
 }
+
+// matmulSrc is C += A·B over 1000×1000 arrays, j innermost.
+const matmulSrc = `void k(int n, double A[1000][1000], double B[1000][1000], double C[1000][1000]) {
+  int i, j, k;
+#pragma scop
+  for (i = 0; i < n; i++)
+    for (k = 0; k < n; k++)
+      for (j = 0; j < n; j++)
+        C[i][j] = C[i][j] + A[i][k] * B[k][j];
+#pragma endscop
+}
+`
 
 // TestStridedTileSizes: an innermost loop along which most accesses leave
 // their cache line at every iteration (the row recurrence's i, vectorized
@@ -273,16 +276,7 @@ func TestStridedTileSizes(t *testing.T) {
 		// 256 MB of arrays in a cache twice as large: stretched.
 		{"recurrence-cached", rec("double", "p[i][j] = 0.5 * p[i][j-1] + a[i][j];"), 0, 1 << 30},
 		{"recurrence-float", rec("float", "p[i][j] = 0.5f * p[i][j-1] + a[i][j];"), 16, 0},
-		{"matmul", `void k(int n, double A[1000][1000], double B[1000][1000], double C[1000][1000]) {
-  int i, j, k;
-#pragma scop
-  for (i = 0; i < n; i++)
-    for (k = 0; k < n; k++)
-      for (j = 0; j < n; j++)
-        C[i][j] = C[i][j] + A[i][k] * B[k][j];
-#pragma endscop
-}
-`, 0, 0},
+		{"matmul", matmulSrc, 0, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p, g := analyzed(t, tc.name+".c", []byte(tc.src))

@@ -337,7 +337,7 @@ func TestClearlyFaster(t *testing.T) {
 		{0.90, 1, []float64{0.9, 1.2, 1.3}, []float64{1, 1, 1}, false},    // faster in one round of three
 		{0.90, 1, []float64{0.9, 0.8}, []float64{1, 0.7}, false},          // one of two: not a majority
 	} {
-		if got := clearlyFaster(c.t, c.rt, c.d, c.rd); got != c.want {
+		if got := clearlyFaster(Confirmation{Time: c.t, Rounds: c.rt}, Confirmation{Time: c.d, Rounds: c.rd}); got != c.want {
 			t.Errorf("clearlyFaster(%v, %v, %v, %v) = %v, want %v", c.t, c.rt, c.d, c.rd, got, c.want)
 		}
 	}

@@ -119,6 +119,8 @@ type Confirmation struct {
 	// seconds; Times are in round order.
 	Time  float64
 	Times []float64
+	// Rounds are the medians of each round's runs, in round order.
+	Rounds []float64
 }
 
 // node is a node of the search tree: a partial candidate, reached from
@@ -364,34 +366,20 @@ func (s *Searcher) confirm(ctx context.Context) error {
 		}
 	}
 	s.res.Confirmed = nil
-	var perRound [][]float64
 	for k, rc := range cands {
 		if failed[k] || len(times[k]) == 0 {
 			continue
 		}
-		s.res.Confirmed = append(s.res.Confirmed, Confirmation{Record: rc, Time: median(times[k]), Times: times[k]})
-		perRound = append(perRound, rounds[k])
+		s.res.Confirmed = append(s.res.Confirmed, Confirmation{Record: rc, Time: median(times[k]), Times: times[k], Rounds: rounds[k]})
 	}
-	order := make([]int, len(s.res.Confirmed))
-	for k := range order {
-		order[k] = k
-	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		return cmp.Compare(s.res.Confirmed[a].Time, s.res.Confirmed[b].Time)
-	})
-	sorted := make([]Confirmation, len(order))
-	for k, o := range order {
-		sorted[k] = s.res.Confirmed[o]
-	}
-	s.res.Confirmed = sorted
-	if len(sorted) == 0 {
+	conf := s.res.Confirmed
+	slices.SortStableFunc(conf, func(a, b Confirmation) int { return cmp.Compare(a.Time, b.Time) })
+	if len(conf) == 0 {
 		return nil
 	}
-	chosen := sorted[0].Record
-	if def := slices.IndexFunc(sorted, func(c Confirmation) bool { return c.Record.Default }); def > 0 {
-		if !clearlyFaster(sorted[0].Time, perRound[order[0]], sorted[def].Time, perRound[order[def]]) {
-			chosen = sorted[def].Record
-		}
+	chosen := conf[0].Record
+	if def := slices.IndexFunc(conf, func(c Confirmation) bool { return c.Record.Default }); def > 0 && !clearlyFaster(conf[0], conf[def]) {
+		chosen = conf[def].Record
 	}
 	if s.opt.Records != nil {
 		for _, c := range s.res.Confirmed {
@@ -407,17 +395,16 @@ func (s *Searcher) confirm(ctx context.Context) error {
 	return nil
 }
 
-// clearlyFaster reports whether a candidate of median time t and round
-// medians rt beats the default policy's (d, rd): t at least
-// ConfirmMargin below d, and faster in more than half of the rounds both
-// ran.
-func clearlyFaster(t float64, rt []float64, d float64, rd []float64) bool {
-	if t > d*(1-ConfirmMargin) {
+// clearlyFaster reports whether confirmed candidate c beats the default
+// policy's measures d: its median at least ConfirmMargin below d's, and
+// faster in more than half of the rounds both ran.
+func clearlyFaster(c, d Confirmation) bool {
+	if c.Time > d.Time*(1-ConfirmMargin) {
 		return false
 	}
-	wins, n := 0, min(len(rt), len(rd))
+	wins, n := 0, min(len(c.Rounds), len(d.Rounds))
 	for r := range n {
-		if rt[r] < rd[r] {
+		if c.Rounds[r] < d.Rounds[r] {
 			wins++
 		}
 	}
