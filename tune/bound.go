@@ -30,6 +30,12 @@ type Machine struct {
 	// the data that does not fit in the level below crosses each at
 	// least once per call, at most at its bandwidth.
 	Levels []Level
+	// Fill is a cache private to each core and how fast one core fills
+	// it (the most bytes per second the bandwidth sweep read past its
+	// capacity, with the margin): what the original order's sweeps
+	// (Cost.Sweeps) bring into it is read at most that fast. Zero: no
+	// capacity term.
+	Fill Fill
 	// Fingerprint names the kind of machine in records: times compare
 	// only between records of one fingerprint.
 	Fingerprint string
@@ -40,6 +46,12 @@ type Machine struct {
 type Level struct {
 	Below     int64
 	Bandwidth float64
+}
+
+// Fill is one core's private cache as the capacity term sees it.
+type Fill struct {
+	Capacity  int64   // bytes, per core
+	Bandwidth float64 // bytes per second one core brings into it, at most
 }
 
 // Cost is what a region computes, counted once at the measured sizes.
@@ -57,6 +69,23 @@ type Cost struct {
 	// (an access is injective when its subscripts' coefficients over the
 	// counters have full column rank), at most the array's size.
 	Bytes int64
+	// Sweeps are the loops of the original order that read the same data
+	// in every iteration (see sweepsOf), for the capacity term of a
+	// candidate kept in that order.
+	Sweeps []Sweep
+}
+
+// Sweep is a loop of the original order each of whose iterations reads
+// the same Bytes of data: the elements of read-only arrays that one
+// statement inside it reads through subscripts the loop's counter does
+// not move (gemm's B[k][j] in its i loop), over loops inside it whose
+// ranges do not depend on any other counter. Windows counts the loop's
+// iterations over the whole region (its trips times the times the loop
+// runs).
+type Sweep struct {
+	Loop    string // the statement and the loop's counter, for reports
+	Bytes   int64
+	Windows int64
 }
 
 // CostOf counts the arithmetic and the data of program p at params (the
@@ -80,22 +109,14 @@ func CostOf(p *ir.Program, params []int64) (Cost, error) {
 		}
 	}
 	c.Ops = opCounts(p, counts, params)
+	c.Sweeps = sweepsOf(p, counts, params)
 	for a := range used {
 		arr := p.Arrays[a]
-		elem := int64(arr.Elem.Size())
-		size, ok := elem, true
-		for _, d := range arr.Dims {
-			x, okx := d.Eval(nil, params, nil)
-			if !okx || x < 0 || x > 0 && size > math.MaxInt64/x {
-				ok = false
-				break
-			}
-			size *= x
-		}
+		size, ok := arraySize(arr, params)
 		if !ok {
 			return Cost{}, fmt.Errorf("tune: size of array %s overflows", arr.Name)
 		}
-		c.Bytes += min(touched[a]*elem, size)
+		c.Bytes += min(touched[a]*int64(arr.Elem.Size()), size)
 	}
 	return c, nil
 }
@@ -231,13 +252,26 @@ func (m Machine) bound(c Cost, threads int) float64 {
 
 // Bound returns a lower bound on the time of every candidate d can still
 // become: at most Threads cores when a parallel order and parallel loops
-// remain possible, one core otherwise.
+// remain possible, one core otherwise; and where every candidate left
+// keeps an original order, the time its sweeps take (Fill.capacity).
 func (r *Region) Bound(d *Domains, m Machine, c Cost) float64 {
 	threads := 1
 	if r.mayFork(d) {
 		threads = m.Threads
 	}
-	return m.bound(c, threads)
+	b := m.bound(c, threads)
+	if r.keepsOriginal(d) {
+		b = max(b, m.Fill.capacity(c, threads))
+	}
+	return b
+}
+
+// keepsOriginal reports whether every candidate d can still become runs
+// the original order's loops as they are, with no loop unrolled and
+// jammed but those jamProof allows: no schedule, no packed blocks, no
+// factored reduction (which splits a loop into chunks).
+func (r *Region) keepsOriginal(d *Domains) bool {
+	return !d.May(r.order, "schedule") && (r.pack < 0 || !d.May(r.pack, "yes")) && (r.rfactor < 0 || !d.May(r.rfactor, "yes"))
 }
 
 // mayFork reports whether some candidate d can still become runs on
@@ -293,6 +327,19 @@ func MachineOf(m model.Machine, threads int) Machine {
 			if bw := m.Read[l]; bw.All > 0 && below[k] > 0 {
 				out.Levels = append(out.Levels, Level{Below: below[k], Bandwidth: max(bw.All, bw.PerCore) * bandwidthMargin})
 			}
+		}
+	}
+	if m.Measured && m.L2 > 0 {
+		// One core fills its L2 from L3 at most as fast as the sweep read
+		// any working set larger than L2.
+		bw := m.Read[model.LevelL3].PerCore
+		for _, p := range m.Sweep {
+			if p.Bytes > m.L2 {
+				bw = max(bw, p.PerCore)
+			}
+		}
+		if bw > 0 {
+			out.Fill = Fill{Capacity: m.L2, Bandwidth: bw * bandwidthMargin}
 		}
 	}
 	if out.Fingerprint == "" {
@@ -435,4 +482,175 @@ func injective(index []ir.Aff, cols []int) bool {
 		rank++
 	}
 	return rank == depth
+}
+
+// sweepsOf returns the sweeps of p's original order (see Sweep): for
+// every loop L that no implementation in an original order unrolls and
+// jams (jamProof) and every statement s inside it whose counter of L and
+// inner counters have separable ranges, the bytes of read-only arrays
+// (never written in the region, so no pass privatizes them) s reads
+// through accesses L's counter does not move, each access counting the
+// distinct elements it reads in one iteration (injective on the inner
+// counters it uses), at most the array's size, the largest access per
+// array.
+func sweepsOf(p *ir.Program, counts []int64, params []int64) []Sweep {
+	written := map[int]bool{}
+	for _, s := range p.Stmts {
+		for _, a := range s.Accesses {
+			if a.Write {
+				written[a.Array] = true
+			}
+		}
+	}
+	var out []Sweep
+	for _, path := range p.Paths() {
+		if !jamProof(p, path) {
+			continue
+		}
+		k := len(path) - 1 // L's counter
+		for si, s := range p.Stmts {
+			if !s.In(path) || counts[si] == 0 {
+				continue
+			}
+			ranges := make([]int64, s.Depth())
+			inner := int64(1)
+			ok := true
+			for j := k; j < s.Depth() && ok; j++ {
+				ranges[j], ok = separableRange(s, j, params)
+				if j > k && ok {
+					inner *= ranges[j]
+				}
+			}
+			if !ok || inner == 0 {
+				continue
+			}
+			perArray := map[int]int64{}
+			for _, a := range s.Accesses {
+				arr := p.Arrays[a.Array]
+				if written[a.Array] || len(arr.Dims) == 0 {
+					continue
+				}
+				n, ok := perIteration(a.Index, k, ranges)
+				if !ok {
+					continue
+				}
+				perArray[a.Array] = max(perArray[a.Array], n)
+			}
+			var bytes int64
+			for a, n := range perArray {
+				arr := p.Arrays[a]
+				size, ok := arraySize(arr, params)
+				if !ok {
+					continue
+				}
+				bytes += min(n*int64(arr.Elem.Size()), size)
+			}
+			if bytes > 0 {
+				out = append(out, Sweep{Loop: s.Name + " in " + s.Iters[k], Bytes: bytes, Windows: counts[si] / inner})
+			}
+		}
+	}
+	return out
+}
+
+// perIteration returns the distinct elements the subscripts index read
+// in one iteration of the loop of counter k, when that counter does not
+// appear in them (nor a local) and they map the inner counters they use
+// (ranges[j], j > k) injectively; the counters outside the loop are
+// fixed during an iteration.
+func perIteration(index []ir.Aff, k int, ranges []int64) (int64, bool) {
+	used := make([]bool, len(ranges))
+	for _, x := range index {
+		if slices.ContainsFunc(x.Local, func(c int64) bool { return c != 0 }) || k < len(x.Iter) && x.Iter[k] != 0 {
+			return 0, false
+		}
+		for j, c := range x.Iter {
+			if c != 0 && j > k {
+				used[j] = true
+			}
+		}
+	}
+	var cols []int
+	n := int64(1)
+	for j := k + 1; j < len(ranges); j++ {
+		if used[j] {
+			cols = append(cols, j)
+			if ranges[j] > 0 && n > math.MaxInt64/ranges[j] {
+				return 0, false
+			}
+			n *= ranges[j]
+		}
+	}
+	if !injective(index, cols) {
+		return 0, false
+	}
+	return n, true
+}
+
+// arraySize returns the bytes of arr at params.
+func arraySize(arr *ir.Array, params []int64) (int64, bool) {
+	size := int64(arr.Elem.Size())
+	for _, d := range arr.Dims {
+		x, ok := d.Eval(nil, params, nil)
+		if !ok || x < 0 || x > 0 && size > math.MaxInt64/x {
+			return 0, false
+		}
+		size *= x
+	}
+	return size, true
+}
+
+// jamProof reports whether the loop named by path keeps its iterations
+// apart in every implementation of an original order: codegen's
+// unroll-and-jam (codegen.UnrollJam) unrolls a loop whose body is one
+// loop that is innermost or holds one innermost loop (jam, jamPair, also
+// as the inner unrolled loop), or whose body's members are statements
+// and innermost loops (jamSeq); a loop that is none of these is never
+// unrolled, so its iterations run one after another.
+func jamProof(p *ir.Program, path []int) bool {
+	innermost := func(c ir.Child) bool {
+		for _, st := range c.Stmts {
+			if p.Stmts[st].Depth() != len(path)+1 {
+				return false
+			}
+		}
+		return true
+	}
+	kids := p.ChildrenOf(path)
+	if !slices.ContainsFunc(kids, func(c ir.Child) bool { return c.Stmt < 0 && !innermost(c) }) {
+		return false // statements and innermost loops: jamSeq
+	}
+	if len(kids) == 1 {
+		inner := p.ChildrenOf(ir.Place(path, kids[0].Pos))
+		if len(inner) == 1 && inner[0].Stmt < 0 {
+			for _, st := range inner[0].Stmts {
+				if p.Stmts[st].Depth() != len(path)+2 {
+					return true
+				}
+			}
+			return false // one loop holding one innermost loop: jam
+		}
+	}
+	return true
+}
+
+// capacity returns the time the sweeps of c take at least on threads
+// cores, each with a private cache f: a sweep's Windows iterations run on
+// the cores, so one core runs at least ⌈Windows/threads⌉ of them one after
+// another; at the start of each the cache holds at most Capacity bytes
+// (threads × Capacity, should the cores share their caches), so at least
+// Bytes − threads·Capacity bytes come into it during the iteration,
+// whatever the replacement policy, at most at one core's Bandwidth.
+func (f Fill) capacity(c Cost, threads int) float64 {
+	if f.Bandwidth <= 0 || f.Capacity <= 0 {
+		return 0
+	}
+	t := int64(max(threads, 1))
+	worst := 0.0
+	for _, s := range c.Sweeps {
+		if extra := s.Bytes - t*f.Capacity; extra > 0 {
+			worst = max(worst, float64((s.Windows+t-1)/t)*float64(extra)/f.Bandwidth)
+		}
+	}
+	return worst
 }

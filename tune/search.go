@@ -78,7 +78,7 @@ const ConfirmMargin = 0.03
 // DefaultOrder decides the most discriminating choices first (Telamon's
 // observation): the loop order and schedule, parallelism, tiling, the
 // order of loops in bands, then sizes, register tiles and reductions.
-var DefaultOrder = []string{"order", "fusion", "parallel", ".tile", "<", "wavefront", ".size", "jam", "simd", "unroll", "rfactor"}
+var DefaultOrder = []string{"order", "pack", "fusion", "parallel", ".tile", "<", "wavefront", ".size", "jam", "simd", "unroll", "rfactor"}
 
 // Progress reports a running search.
 type Progress struct {
