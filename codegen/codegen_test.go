@@ -156,6 +156,16 @@ var cases = []testCase{
 			stmt("i j", []int{2, 0, 1}, "0 <= i < n and 0 <= j < n", "A[i][j] += x[i]").
 			build()
 	}, grid(1, 0, 1, 3)},
+	{"singlesplit", func(t *testing.T) *ir.Program {
+		// Two statements of one j loop on either side of j = i, each in a
+		// loop of its own of one iteration (k = 0: a dimension they keep
+		// constant): the j loop splits at i as it would with no k loops.
+		return newProg(t, "n").
+			array("A", ir.FuncParam, "n", "n").array("B", ir.FuncParam, "n", "n").
+			stmt("i j k", []int{0, 0, 0, 0}, "0 <= i < n and 0 <= j < i and k = 0", "A[i][j] += B[i][j + k]").
+			stmt("i j k", []int{0, 0, 1, 0}, "0 <= i < n and i <= j < n and k = 0", "A[i][j] -= B[j][i + k]").
+			build()
+	}, grid(1, 0, 1, 4)},
 }
 
 // grid returns every vector of np values from vals.

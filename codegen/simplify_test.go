@@ -110,3 +110,20 @@ func TestTraceBudgets(t *testing.T) {
 		})
 	}
 }
+
+// TestSplitSingleIteration: guards on the j loop's counter that sit
+// around loops of one iteration split the j loop as guards around
+// statements do (ludcmp's factorization beside its solves, whose loops
+// it keeps constant, ran its two updates in one guarded loop).
+func TestSplitSingleIteration(t *testing.T) {
+	k := slices.IndexFunc(cases, func(c testCase) bool { return c.name == "singlesplit" })
+	b, err := buildWithin(cases[k].prog(t), maxSolverWork)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := countConds(b); n != 0 {
+		var out bytes.Buffer
+		PrintC(&out, cases[k].prog(t), b, "  ")
+		t.Errorf("%d guards left, want the j loop split at i\n%s", n, out.String())
+	}
+}

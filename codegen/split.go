@@ -78,7 +78,7 @@ func boundingCond(ns []Node, k int) (Cond, bool) {
 			}
 		case *If:
 			for _, c := range n.Conds {
-				if bounds(c, k) && slices.ContainsFunc(n.Body, isInstance) {
+				if bounds(c, k) && slices.ContainsFunc(n.Body, runsInstance) {
 					return c, true
 				}
 			}
@@ -93,6 +93,18 @@ func boundingCond(ns []Node, k int) (Cond, bool) {
 func isInstance(n Node) bool {
 	_, ok := n.(*Instance)
 	return ok
+}
+
+// runsInstance reports whether n is a statement instance or a loop of one
+// iteration (printed as its body: a dimension the statement keeps
+// constant, ludcmp's solves' loop around its factorization) that holds
+// one: a guard around it is tested once per iteration of the loop
+// outside.
+func runsInstance(n Node) bool {
+	if l, ok := n.(*Loop); ok && singleIteration(l) {
+		return slices.ContainsFunc(l.Body, runsInstance)
+	}
+	return isInstance(n)
 }
 
 // bounds reports whether guard c is an inequality whose innermost

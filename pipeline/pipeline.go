@@ -789,6 +789,19 @@ func expandPass(s *region, opt *Options) error {
 	if opt.Pack {
 		xo.Product = codegen.Packable
 	}
+	// A temporary that copies an array element and stores back into it
+	// first becomes that element again (ludcmp's w): its dependences are
+	// then the element's, which let the loops around it be reordered.
+	demoted, ds, err := expand.Demote(s.Prog)
+	if err != nil {
+		return err
+	}
+	for _, d := range ds {
+		opt.note(s.Scop, "%s between %s and %s", d, s.Prog.Stmts[d.Kill].Pos, s.Prog.Stmts[d.Store].Pos)
+	}
+	if len(ds) > 0 {
+		s.Prog, s.graph = demoted, nil
+	}
 	p, xs, g, err := expand.ExpandWith(s.Prog, xo)
 	if err != nil {
 		return err

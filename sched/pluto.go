@@ -187,6 +187,9 @@ type scheduler struct {
 	shape   []int                        // per edge, an id shared by edges of equal pair and polyhedron
 	shapeK  map[string]int
 	effects map[effectKey]effectResult // see rowEffect
+	// only, when set, restricts the next row's problem to the
+	// statements it marks (partRows): the others get zero rows.
+	only []bool
 	// unknown layout: u (one per parameter), w, σ = Σ c, then per
 	// statement c0 and its counter coefficients.
 	np, nu int
@@ -234,13 +237,151 @@ func (s *scheduler) done() bool {
 // rows, keeps the original outer loop outside.
 func (s *scheduler) coefIndex(st, k int) int { return s.off[st] + s.p.Stmts[st].Depth() - k }
 
-// hyperplane finds the next loop row; false when none exists.
+// hyperplane finds the next loop row; false when none exists. When no
+// row exists for all the statements together, the parts of the region
+// that earlier scalar dimensions have already put apart and that no live
+// edge joins are tried one by one (isl schedules such components apart
+// too): a part that has a row takes it, the others take constant rows
+// until the band ends. ludcmp's back substitution, whose x[i] /= A[i][i]
+// follows a loop over j > i, has no second row, and without this it ended
+// the band of the factorization beside it after one row.
 func (s *scheduler) hyperplane() (bool, error) {
 	found, err := s.hyperplaneWith(false)
-	if found || err != nil || !s.mayFree() {
+	if found || err != nil {
 		return found, err
 	}
-	return s.hyperplaneWith(true)
+	if s.mayFree() {
+		if found, err := s.hyperplaneWith(true); found || err != nil {
+			return found, err
+		}
+	}
+	return s.partRows()
+}
+
+// partRows finds a row for each part of the statements (see parts) that
+// has one, constant rows for the others; false when no part has one, the
+// statements form one part, the band has no row yet (its first row is
+// every statement's, or a cut), or a part left without a row holds one
+// of the deepest statements.
+func (s *scheduler) partRows() (bool, error) {
+	if s.sc.Dims() == s.band {
+		return false, nil // a band's first row is for all: otherwise cut
+	}
+	parts := s.parts()
+	if len(parts) < 2 {
+		return false, nil
+	}
+	defer func() { s.only = nil }()
+	merged := make([]int64, s.nu)
+	found := false
+	rowFound := make([]bool, len(s.p.Stmts))
+	for _, part := range parts {
+		if !slices.ContainsFunc(part, func(st int) bool { return !s.full(st) }) {
+			continue // nothing left to find: constant rows
+		}
+		s.only = make([]bool, len(s.p.Stmts))
+		for _, st := range part {
+			s.only[st] = true
+		}
+		sol, ok, err := s.solve(false)
+		if err == nil && !ok && s.mayFree() {
+			sol, ok, err = s.solve(true)
+		}
+		if err != nil {
+			return false, err
+		}
+		if !ok {
+			continue
+		}
+		found = true
+		for _, st := range part {
+			rowFound[st] = true
+			copy(merged[s.off[st]:s.off[st]+1+s.p.Stmts[st].Depth()], sol[s.off[st]:])
+		}
+	}
+	if !found {
+		return false, nil
+	}
+	// The band goes on only for the deepest nests: where a part that has
+	// no row holds one of the deepest statements still short of rows,
+	// extending the band would tile the shallow parts and leave the deep
+	// one idle (gramschmidt's zeroing of R beside its k loop): the band
+	// ends instead, as it did before parts were tried.
+	deepest := 0
+	for st, x := range s.p.Stmts {
+		if !s.full(st) {
+			deepest = max(deepest, x.Depth())
+		}
+	}
+	for st, x := range s.p.Stmts {
+		if !s.full(st) && x.Depth() == deepest && !rowFound[st] {
+			return false, nil
+		}
+	}
+	s.addRow(merged)
+	return true, nil
+}
+
+// parts splits the statements into the parts that earlier scalar
+// dimensions (where every statement's row is constant) put in different
+// subtrees of the loop tree, merged where a live edge joins them, in
+// statement order; one part when nothing separates them.
+func (s *scheduler) parts() [][]int {
+	n := len(s.p.Stmts)
+	key := make([]string, n)
+	for d := range s.sc.Dims() {
+		scalar := true
+		for st := range n {
+			if !allZero(s.sc.Rows[st][d].Iter) {
+				scalar = false
+				break
+			}
+		}
+		if scalar {
+			for st := range n {
+				key[st] += fmt.Sprintf("%d,", s.sc.Rows[st][d].Const)
+			}
+		}
+	}
+	// union-find over subtrees and live edges
+	parent := make([]int, n)
+	for st := range parent {
+		parent[st] = st
+	}
+	var find func(int) int
+	find = func(x int) int {
+		for parent[x] != x {
+			parent[x] = parent[parent[x]]
+			x = parent[x]
+		}
+		return x
+	}
+	union := func(a, b int) { parent[find(a)] = find(b) }
+	for a := range n {
+		for b := a + 1; b < n; b++ {
+			if key[a] == key[b] {
+				union(a, b)
+			}
+		}
+	}
+	for e, ed := range s.g.Edges {
+		if s.live[e] {
+			union(ed.Source, ed.Target)
+		}
+	}
+	var out [][]int
+	at := map[int]int{}
+	for st := range n {
+		r := find(st)
+		k, ok := at[r]
+		if !ok {
+			k = len(out)
+			at[r] = k
+			out = append(out, nil)
+		}
+		out[k] = append(out[k], st)
+	}
+	return out
 }
 
 // minFreeBand is the number of rows the current band must have before a
@@ -283,9 +424,20 @@ func (s *scheduler) anyFull() bool {
 // does, which keeps fdtd-2d's ey[0][j] = … in the band of the other
 // statements instead of ending it).
 func (s *scheduler) hyperplaneWith(free bool) (bool, error) {
+	sol, ok, err := s.solve(free)
+	if err != nil || !ok {
+		return false, err
+	}
+	s.addRow(sol)
+	return true, nil
+}
+
+// solve returns the lexicographically smallest solution of the next
+// row's problem (see constraints), false when it has none.
+func (s *scheduler) solve(free bool) ([]int64, bool, error) {
 	cs, err := s.constraints(free)
 	if err != nil {
-		return false, err
+		return nil, false, err
 	}
 	names := make([]string, s.nu)
 	for v := range names {
@@ -293,23 +445,19 @@ func (s *scheduler) hyperplaneWith(free bool) (bool, error) {
 	}
 	set, err := poly.NewSet(poly.Space{Dims: names}, cs...)
 	if err != nil {
-		return false, err
+		return nil, false, err
 	}
 	if n := len(set.Constraints()); n > maxILPRows {
-		return false, fmt.Errorf("%w: the scheduling problem has %d constraints (limit %d)", ErrNoSchedule, n, maxILPRows)
+		return nil, false, fmt.Errorf("%w: the scheduling problem has %d constraints (limit %d)", ErrNoSchedule, n, maxILPRows)
 	}
 	sol, ok, err := set.LexMinWork(nil, s.work)
 	if errors.Is(err, poly.ErrLimit) {
 		if err := s.checkBudget(); err != nil {
-			return false, err
+			return nil, false, err
 		}
-		return false, nil // treat as no hyperplane: cut, or give up
+		return nil, false, nil // treat as no hyperplane: cut, or give up
 	}
-	if err != nil || !ok {
-		return false, err
-	}
-	s.addRow(sol)
-	return true, nil
+	return sol, ok, err
 }
 
 // constraints returns the scheduling problem of the next row over the
@@ -332,6 +480,15 @@ func (s *scheduler) constraints(free bool) ([]poly.Constraint, error) {
 	}
 	cs = append(cs, poly.Constraint{Eq: true, Coef: sigma})
 	for st := range s.p.Stmts {
+		if s.only != nil && !s.only[st] {
+			// outside the part being scheduled: a zero row
+			for k := range s.p.Stmts[st].Depth() + 1 {
+				r := row()
+				r[s.off[st]+k] = 1
+				cs = append(cs, poly.Constraint{Eq: true, Coef: r})
+			}
+			continue
+		}
 		if free && s.full(st) {
 			continue
 		}

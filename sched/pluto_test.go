@@ -81,3 +81,51 @@ func TestComputeBudget(t *testing.T) {
 		t.Fatalf("Compute with a budget of 1 unit: %v, want a budget error wrapping ErrNoSchedule", err)
 	}
 }
+
+// TestComputeParts: a factorization followed by a back substitution in
+// one region. The substitution's x[i] /= A[i][i] follows its loop over
+// j > i, so it has no second row; the factorization, which the first
+// scalar dimension already puts apart and no live edge joins to it,
+// still gets its three-row band (lu's), the substitution constant rows
+// there. The rewritten program computes what the original does.
+func TestComputeParts(t *testing.T) {
+	src := []byte(`void f(int n, double A[n][n], double x[n], double y[n]) {
+  int i, j, k;
+#pragma scop
+  for (i = 0; i < n; i++) {
+    for (j = 0; j < i; j++) {
+      for (k = 0; k < j; k++)
+        A[i][j] -= A[i][k] * A[k][j];
+      A[i][j] /= A[j][j];
+    }
+    for (j = i; j < n; j++)
+      for (k = 0; k < i; k++)
+        A[i][j] -= A[i][k] * A[k][j];
+  }
+  for (i = n - 1; i >= 0; i--) {
+    x[i] = y[i];
+    for (j = i + 1; j < n; j++)
+      x[i] -= A[i][j] * x[j];
+    x[i] = x[i] / A[i][i];
+  }
+#pragma endscop
+}
+`)
+	p, g := analyzed(t, "parts.c", src)
+	sc, err := Compute(p, g, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wide := false
+	for _, b := range sc.Bands {
+		wide = wide || b.End-b.Start >= 3
+	}
+	if !wide {
+		t.Errorf("no band of three rows:\n%s", Format(p, sc))
+	}
+	q, err := Apply(p, sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runBoth(t, p, q, []int64{7})
+}
