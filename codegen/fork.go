@@ -17,11 +17,24 @@ import (
 // microseconds on one core.
 const minForkWork = 1 << 15
 
+// minNestedForkWork is the same for a fork repeated in every iteration of
+// a sequential loop (a stencil's time step), or a barrier so repeated in
+// one team (fork-once): under the passive wait policy that nestor check
+// and bench run with (OMP_WAIT_POLICY=passive, the behaviour a shared
+// machine wants) every such fork or barrier wakes sleeping threads. On
+// the 2-vCPU KVM guest we measure on, a fork and join of 2 threads took
+// 54 µs each time so repeated (1.3 µs with an active wait), while a
+// stencil's update runs at about 0.3 ns an iteration in L2: the second
+// thread only repays the wake-up past some 350,000 iterations. fdtd-2d at
+// MEDIUM (48,000 an update loop, 300 forks a call) ran 0.23× of its
+// original at 2 threads with the threshold of minForkWork.
+const minNestedForkWork = 1 << 18
+
 // forkWorkIf returns the conditions under which an OpenMP loop l nested
 // in a sequential loop (ForkIf) forks: iters, that l has two iterations or
 // more, and work, that the work of one fork, estimated as below, reaches
-// minForkWork (a conjunction; none when it always does). never reports
-// that the estimate is a constant below minForkWork: l then stays
+// minNestedForkWork (a conjunction; none when it always does). never
+// reports that the estimate is a constant below it: l then stays
 // sequential.
 //
 // The estimate is the trip count of l times the trip counts of a chain of
@@ -52,7 +65,12 @@ func (pr *printer) forkWorkIf(l *Loop) (iters string, work []string, never bool)
 // that read no counter of level from or deeper (they are evaluated before
 // the loop at that level starts).
 func (pr *printer) workConds(l *Loop, from int) (work []string, never bool) {
-	need, factors, never, _ := pr.workEstimate(l, from)
+	need, factors, never, partial := pr.workEstimate(l, from, minNestedForkWork)
+	if partial {
+		// A loop counted once (a triangle's): the estimate may be far
+		// below the work, and the threshold stays the once-entered one.
+		need, factors, never, _ = pr.workEstimate(l, from, minForkWork)
+	}
 	if never || need <= 1 {
 		return nil, never
 	}
@@ -75,11 +93,12 @@ func (pr *printer) workConds(l *Loop, from int) (work []string, never bool) {
 // workEstimate returns the estimate of the work of a fork of l as the
 // product of the trip counts factors (C expressions, read before the loop
 // at level from starts) and a constant, and need, the least value of the
-// factors' product for which the estimate reaches minForkWork: 1 when it
-// always does, and never when it cannot. partial reports that a loop of
-// the chain counted once for want of a usable trip count (a triangle's
-// inner loop): the estimate may then be far below the work.
-func (pr *printer) workEstimate(l *Loop, from int) (need int64, factors []string, never, partial bool) {
+// factors' product for which the estimate reaches least (minForkWork or
+// minNestedForkWork): 1 when it always does, and never when it cannot.
+// partial reports that a loop of the chain counted once for want of a
+// usable trip count (a triangle's inner loop): the estimate may then be
+// far below the work.
+func (pr *printer) workEstimate(l *Loop, from int, least int64) (need int64, factors []string, never, partial bool) {
 	konst := int64(1)
 	add := func(loop *Loop) {
 		c, expr, ok := pr.tripCount(loop, from)
@@ -87,24 +106,26 @@ func (pr *printer) workEstimate(l *Loop, from int) (need int64, factors []string
 		case !ok:
 			partial = true
 		case expr == "":
-			konst *= max(c, 0)
+			// An unrolled loop's iteration runs Step copies of its body
+			// (unroll-and-jam): count the counter's values.
+			konst *= max(c, 0) * max(loop.Step, 1)
 		default:
 			factors = append(factors, expr)
 		}
 	}
 	add(l)
-	for inner := pr.widestLoop(l.Body, from); inner != nil && konst > 0 && konst < minForkWork<<20; inner = pr.widestLoop(inner.Body, from) {
+	for inner := pr.widestLoop(l.Body, from); inner != nil && konst > 0 && konst < least<<20; inner = pr.widestLoop(inner.Body, from) {
 		add(inner)
 	}
 	switch {
 	case konst == 0:
 		return 0, nil, true, partial
-	case len(factors) == 0 && konst < minForkWork:
+	case len(factors) == 0 && konst < least:
 		return 0, nil, true, partial
-	case len(factors) == 0 || konst >= minForkWork:
+	case len(factors) == 0 || konst >= least:
 		return 1, nil, false, partial
 	}
-	return (minForkWork + konst - 1) / konst, factors, false, partial
+	return (least + konst - 1) / konst, factors, false, partial
 }
 
 // workClause returns the if clause of an OpenMP loop l entered once (not
@@ -131,7 +152,7 @@ func (pr *printer) workClause(l *Loop) (clause string, never bool) {
 	case !ok:
 		conds = append(conds, fmt.Sprintf("%s > %s", pr.bound(l.Upper, false), pr.bound(l.Lower, true)))
 	}
-	need, factors, never, partial := pr.workEstimate(l, l.Level)
+	need, factors, never, partial := pr.workEstimate(l, l.Level, minForkWork)
 	switch {
 	case partial || pr.uncounted(l.Body, l.Level):
 	case never:
@@ -186,8 +207,8 @@ func (pr *printer) uncounted(ns []Node, from int) bool {
 // outer counters) and meets the same OpenMP loops in the same order, each
 // ending at a barrier, which orders them as the sequential code did. The
 // team forks when one of those loops' work, as fork.go estimates it with
-// counts known before l starts, reaches minForkWork; not at all when none
-// can.
+// counts known before l starts, reaches minNestedForkWork; not at all
+// when none can.
 func (pr *printer) teamIf(l *Loop) (clause string, ok bool) {
 	if slices.Contains(l.Pragmas, "omp parallel for") {
 		return "", false

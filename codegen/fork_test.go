@@ -10,7 +10,7 @@ import (
 
 // TestForkWork: an OpenMP loop nested in a sequential one forks only when
 // (an if around a parallel and a sequential copy) its estimated work
-// reaches minForkWork: the trip counts of the loop and
+// reaches minNestedForkWork: the trip counts of the loop and
 // of the chain of the widest loops inside it, a constant where the bounds
 // differ by one (a tile's point loop); a product of counts is tested by
 // asking each distinct count to reach a root, in nested ifs (one affine
@@ -22,16 +22,16 @@ func TestForkWork(t *testing.T) {
 		want  []string // the if lines, outermost first
 	}{
 		// gemm's j loop inside i: nj iterations of nk.
-		{"gemm", 1, []string{"if ((nj) >= 182) {", "if ((nk) >= 182) {"}},
+		{"gemm", 1, []string{"if ((nj) >= 512) {", "if ((nk) >= 512) {"}},
 		// for (j = i; j < min(n, i + 4); j++): at most 4 iterations, so
 		// the outer loop's trip count times 4.
-		{"minupper", 0, []string{"if ((n) >= 8192) {"}},
-		// A stencil's i loop inside t: (n - 2)² ≥ 32768 from n - 2 ≥ 182.
-		{"square", 1, []string{"if ((n - 2) >= 182) {"}},
+		{"minupper", 0, []string{"if ((n) >= 65536) {"}},
+		// A stencil's i loop inside t: (n - 2)² ≥ 2¹⁸ from n - 2 ≥ 512.
+		{"square", 1, []string{"if ((n - 2) >= 512) {"}},
 		// The i loop's body: a loop of one iteration, then one of 255
 		// (a tile's point loop split at the domain's edge): the chain
-		// follows the wider, n · 255 ≥ 32768 from n ≥ 129.
-		{"split", 1, []string{"if ((n) >= 129) {"}},
+		// follows the wider, n · 255 ≥ 2¹⁸ from n ≥ 1029.
+		{"split", 1, []string{"if ((n) >= 1029) {"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var p *ir.Program
@@ -146,7 +146,7 @@ func TestForkOnce(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := out.String()
-			team := strings.Contains(got, "#pragma omp parallel if((n - 2) >= 182)\n{\n") && strings.Count(got, "#pragma omp for\n") == 2 &&
+			team := strings.Contains(got, "#pragma omp parallel if((n - 2) >= 512)\n{\n") && strings.Count(got, "#pragma omp for\n") == 2 &&
 				!strings.Contains(got, "omp parallel for")
 			if team == tc.stmt {
 				t.Errorf("team %v, want %v:\n%s", team, !tc.stmt, got)
@@ -190,7 +190,7 @@ func TestForkThreads(t *testing.T) {
 		if !strings.HasPrefix(out, decl) || !strings.Contains(out, "  #else\n  int nt = 1;\n  #endif\n  #pragma scop\n") {
 			t.Fatalf("the thread count is not declared first, outside the region:\n%s", out)
 		}
-		first, work := strings.Index(out, "if (nt >= 2) {\n"), strings.Index(out, "if ((n - 2) >= 182) {\n")
+		first, work := strings.Index(out, "if (nt >= 2) {\n"), strings.Index(out, "if ((n - 2) >= 512) {\n")
 		if first < 0 || work < first || strings.Count(out, "} else {") != 2 || strings.Count(out, "#pragma omp parallel for") != 1 {
 			t.Errorf("want the thread test, then the work test, each with a sequential else:\n%s", out)
 		}

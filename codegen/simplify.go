@@ -662,30 +662,40 @@ func firstInstance(ns []Node) *Instance {
 // maxPruneTerms bounds the bound terms dropDominated compares pairwise.
 const maxPruneTerms = 16
 
-// dropDominated removes the leaf terms of a loop bound that another term
+// dropDominated removes the terms of a loop bound that another term
 // always dominates where the loop runs: a lower-bound term (of a max)
 // never above another, an upper-bound term (of a min) never below
 // another. ⌈a/d⌉ ≤ ⌈b/e⌉ whenever a/d ≤ b/e, that is e·a ≤ d·b; the same
-// holds for floors.
+// holds for floors. Nested terms (the union of several statements'
+// ranges: a min of lower bounds, a max of upper bounds) are simplified
+// first, the same way, and one of the list's own kind is spliced into
+// it: max(min(0, i), 0) is 0, since min(0, i) ≤ 0.
 func (s *solver) dropDominated(known []poly.Constraint, bs []Bound, lower bool) []Bound {
-	if len(bs) < 2 || len(bs) > maxPruneTerms {
+	if len(bs) > maxPruneTerms {
 		return bs
 	}
-	leaf := func(b Bound) bool { return len(b.Of) == 0 && !usesLocals(b.Aff) }
-	// below reports whether b/d ≤ c/e always.
-	below := func(b, c Bound) bool {
-		diff := sub(scale(c.Aff, b.Den), scale(b.Aff, c.Den))
-		return s.rationalImplied(known, Cond{Aff: diff})
+	var out []Bound
+	for _, b := range bs {
+		if b.Of != nil {
+			b = s.simplifyTerm(known, b)
+		}
+		if b.Of != nil && b.Min != lower { // a max in a max, a min in a min
+			out = append(out, b.Of...)
+			continue
+		}
+		out = append(out, b)
 	}
-	out := slices.Clone(bs)
+	if len(out) < 2 || len(out) > maxPruneTerms {
+		return out
+	}
 	for k := 0; k < len(out); {
 		b := out[k]
 		dominated := false
 		for j, c := range out {
-			if j == k || !leaf(b) || !leaf(c) {
+			if j == k {
 				continue
 			}
-			if (lower && below(b, c)) || (!lower && below(c, b)) {
+			if (lower && s.atLeast(known, c, b, 2)) || (!lower && s.atLeast(known, b, c, 2)) {
 				dominated = true
 				break
 			}
@@ -697,6 +707,44 @@ func (s *solver) dropDominated(known []poly.Constraint, bs []Bound, lower bool) 
 		k++
 	}
 	return out
+}
+
+// simplifyTerm returns the nested term b (a min or a max of terms) with
+// its own dominated terms dropped, the term itself when one is left.
+func (s *solver) simplifyTerm(known []poly.Constraint, b Bound) Bound {
+	of := s.dropDominated(known, b.Of, !b.Min)
+	if len(of) == 1 {
+		return of[0]
+	}
+	return Bound{Of: of, Min: b.Min}
+}
+
+// atLeast reports whether x ≥ y wherever the loop runs, looking depth
+// levels into nested terms: a min is at least y when each of its terms
+// is, a max when one of them is; x is at least a max when it is at least
+// each of its terms, at least a min when it is at least one of them.
+// Terms with locals are never compared.
+func (s *solver) atLeast(known []poly.Constraint, x, y Bound, depth int) bool {
+	switch {
+	case x.Of == nil && y.Of == nil:
+		if usesLocals(x.Aff) || usesLocals(y.Aff) {
+			return false
+		}
+		diff := sub(scale(x.Aff, y.Den), scale(y.Aff, x.Den))
+		return s.rationalImplied(known, Cond{Aff: diff})
+	case depth == 0:
+		return false
+	case x.Of != nil:
+		if x.Min {
+			return all(x.Of, func(t Bound) bool { return s.atLeast(known, t, y, depth-1) })
+		}
+		return slices.ContainsFunc(x.Of, func(t Bound) bool { return s.atLeast(known, t, y, depth-1) })
+	default:
+		if y.Min {
+			return slices.ContainsFunc(y.Of, func(t Bound) bool { return s.atLeast(known, x, t, depth-1) })
+		}
+		return all(y.Of, func(t Bound) bool { return s.atLeast(known, x, t, depth-1) })
+	}
 }
 
 // scale returns f·a.

@@ -3,6 +3,7 @@ package codegen
 import (
 	"bytes"
 	"slices"
+	"strings"
 	"testing"
 
 	"nestor/ir"
@@ -121,9 +122,18 @@ func TestSplitSingleIteration(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var out bytes.Buffer
+	if err := PrintC(&out, cases[k].prog(t), b, "  "); err != nil {
+		t.Fatal(err)
+	}
 	if n := countConds(b); n != 0 {
-		var out bytes.Buffer
-		PrintC(&out, cases[k].prog(t), b, "  ")
 		t.Errorf("%d guards left, want the j loop split at i\n%s", n, out.String())
+	}
+	// The pieces' bounds keep only what binds: the union's min(0, i) is
+	// below the piece's own 0, its max(i, n) above the piece's i.
+	for _, want := range []string{"for (int j = 0; j < i; j++)", "for (int j = i; j < n; j++)"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("no %q in\n%s", want, out.String())
+		}
 	}
 }
