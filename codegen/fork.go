@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"nestor/internal/intmath"
 	"nestor/ir"
 )
 
@@ -51,7 +52,9 @@ const minNestedForkWork = 1 << 18
 // inequality each. With the counts a product of M factors, k of them
 // distinct (a square stencil's n - 2 twice: k = 1), work asks each
 // distinct factor to reach the M-th root of what the constant part leaves
-// (exact when k = 1); for more than two distinct factors, it tests their
+// (exact when k = 1), or, when the counts read one parameter and nothing
+// else, the least value of that parameter from which their product does
+// (exact); for more than two distinct factors, it tests their
 // sum instead, which is at most their product plus M − 1 when each is at
 // least 1 (it forks less often than the product would, never for less
 // work), so no more than three copies of the loop are printed.
@@ -65,11 +68,11 @@ func (pr *printer) forkWorkIf(l *Loop) (iters string, work []string, never bool)
 // that read no counter of level from or deeper (they are evaluated before
 // the loop at that level starts).
 func (pr *printer) workConds(l *Loop, from int) (work []string, never bool) {
-	need, factors, never, partial := pr.workEstimate(l, from, minNestedForkWork)
+	need, factors, forms, never, partial := pr.workForms(l, from, minNestedForkWork)
 	if partial {
 		// A loop counted once (a triangle's): the estimate may be far
 		// below the work, and the threshold stays the once-entered one.
-		need, factors, never, _ = pr.workEstimate(l, from, minForkWork)
+		need, factors, forms, never, _ = pr.workForms(l, from, minForkWork)
 	}
 	if never || need <= 1 {
 		return nil, never
@@ -79,6 +82,18 @@ func (pr *printer) workConds(l *Loop, from int) (work []string, never bool) {
 		if !slices.Contains(distinct, f) {
 			distinct = append(distinct, f)
 		}
+	}
+	if q, ok := oneParam(forms); ok && len(distinct) > 1 {
+		// Counts of one parameter (adi's n/8 and n/256 tiles): the least
+		// value from which their product reaches need, one exact test
+		// where roots would ask each count for the same share.
+		v, ok := leastParam(forms, q, need)
+		if !ok {
+			return nil, true
+		}
+		unit := ir.Aff{Param: make([]int64, len(forms[0].Up.Aff.Param))}
+		unit.Param[q] = 1
+		return []string{fmt.Sprintf("%s >= %d", pr.aff(unit, nil), v)}, false
 	}
 	if len(distinct) > 2 {
 		return []string{fmt.Sprintf("%s >= %d", strings.Join(factors, " + "), need+int64(len(factors))-1)}, false
@@ -99,9 +114,15 @@ func (pr *printer) workConds(l *Loop, from int) (work []string, never bool) {
 // usable trip count (a triangle's inner loop): the estimate may then be
 // far below the work.
 func (pr *printer) workEstimate(l *Loop, from int, least int64) (need int64, factors []string, never, partial bool) {
+	need, factors, _, never, partial = pr.workForms(l, from, least)
+	return need, factors, never, partial
+}
+
+// workForms is workEstimate with the form of each factor.
+func (pr *printer) workForms(l *Loop, from int, least int64) (need int64, factors []string, forms []countForm, never, partial bool) {
 	konst := int64(1)
 	add := func(loop *Loop) {
-		c, expr, ok := pr.tripCount(loop, from)
+		c, expr, form, ok := pr.tripForm(loop, from)
 		switch {
 		case !ok:
 			partial = true
@@ -111,6 +132,7 @@ func (pr *printer) workEstimate(l *Loop, from int, least int64) (need int64, fac
 			konst *= max(c, 0) * max(loop.Step, 1)
 		default:
 			factors = append(factors, expr)
+			forms = append(forms, form)
 		}
 	}
 	add(l)
@@ -119,13 +141,13 @@ func (pr *printer) workEstimate(l *Loop, from int, least int64) (need int64, fac
 	}
 	switch {
 	case konst == 0:
-		return 0, nil, true, partial
+		return 0, nil, nil, true, partial
 	case len(factors) == 0 && konst < least:
-		return 0, nil, true, partial
+		return 0, nil, nil, true, partial
 	case len(factors) == 0 || konst >= least:
-		return 1, nil, false, partial
+		return 1, nil, nil, false, partial
 	}
-	return (least + konst - 1) / konst, factors, false, partial
+	return (least + konst - 1) / konst, factors, forms, false, partial
 }
 
 // workClause returns the if clause of an OpenMP loop l entered once (not
@@ -379,6 +401,15 @@ func (pr *printer) widestLoop(ns []Node, from int) *Loop {
 // when one pair gives one (the smallest), else the C expression of a pair
 // (in parentheses). ok is false when no pair is usable.
 func (pr *printer) tripCount(loop *Loop, from int) (c int64, expr string, ok bool) {
+	c, expr, _, ok = pr.tripForm(loop, from)
+	return c, expr, ok
+}
+
+// countForm is a trip count expression as bounds: ⌊Up⌋ − ⌈Lo⌉ + 1.
+type countForm struct{ Lo, Up Bound }
+
+// tripForm is tripCount with the form of the expression it returns.
+func (pr *printer) tripForm(loop *Loop, from int) (c int64, expr string, form countForm, ok bool) {
 	free := func(a ir.Aff) bool {
 		for k := from; k < len(a.Iter); k++ {
 			if a.Iter[k] != 0 {
@@ -405,6 +436,7 @@ func (pr *printer) tripCount(loop *Loop, from int) (c int64, expr string, ok boo
 				if expr == "" && free(d) {
 					d.Const++
 					expr = "(" + pr.aff(d, nil) + ")"
+					form = countForm{lo, up}
 				}
 				continue
 			}
@@ -414,11 +446,84 @@ func (pr *printer) tripCount(loop *Loop, from int) (c int64, expr string, ok boo
 				} else {
 					expr = fmt.Sprintf("(%s - %s + 1)", pr.term(up, false), l)
 				}
+				form = countForm{lo, up}
 			}
 		}
 	}
 	if best >= 0 {
-		return best, "", true
+		return best, "", countForm{}, true
 	}
-	return 0, expr, expr != ""
+	return 0, expr, form, expr != ""
+}
+
+// oneParam returns the parameter every form reads, when they read one
+// parameter and nothing else (no counter, no local) and each count can
+// only grow with it (its upper bound's coefficient non-negative, its
+// lower bound's non-positive).
+func oneParam(forms []countForm) (int, bool) {
+	q := -1
+	for _, f := range forms {
+		for _, b := range []Bound{f.Lo, f.Up} {
+			if b.Of != nil || usesLocals(b.Aff) || !allZero(b.Aff.Iter) {
+				return 0, false
+			}
+			for k, c := range b.Aff.Param {
+				if c == 0 {
+					continue
+				}
+				if q >= 0 && k != q {
+					return 0, false
+				}
+				q = k
+			}
+		}
+		if q >= 0 && (f.Up.Aff.Param[q] < 0 || f.Lo.Aff.Param[q] > 0) {
+			return 0, false
+		}
+	}
+	return q, q >= 0
+}
+
+// countAt evaluates form f at parameter q = v (no other parameter or
+// counter is read: see oneParam), at least 0.
+func countAt(f countForm, q int, v int64) int64 {
+	at := func(b Bound) (num, den int64) {
+		return b.Aff.Param[q]*v + b.Aff.Const, max(b.Den, 1)
+	}
+	un, ud := at(f.Up)
+	ln, ld := at(f.Lo)
+	return max(intmath.FloorDiv(un, ud)-intmath.CeilDiv(ln, ld)+1, 0)
+}
+
+// leastParam returns the least value of parameter q from which the
+// product of the counts forms reaches need (they only grow with it), and
+// false when none up to 2³¹ does.
+func leastParam(forms []countForm, q int, need int64) (int64, bool) {
+	reaches := func(v int64) bool {
+		p := int64(1)
+		for _, f := range forms {
+			c := countAt(f, q, v)
+			if c == 0 {
+				return false
+			}
+			if p > (need+c-1)/c {
+				return true
+			}
+			p *= c
+		}
+		return p >= need
+	}
+	lo, hi := int64(0), int64(1)<<31
+	if !reaches(hi) {
+		return 0, false
+	}
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		if reaches(mid) {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return lo, true
 }

@@ -32,11 +32,15 @@ func TestForkWork(t *testing.T) {
 		// (a tile's point loop split at the domain's edge): the chain
 		// follows the wider, n · 255 ≥ 2¹⁸ from n ≥ 1029.
 		{"split", 1, []string{"if ((n) >= 1029) {"}},
+		// The same with the 255-iteration loop stepping by 5, as
+		// unroll-and-jam leaves it (its body then holds 5 copies): the
+		// estimate counts the counter's 255 values, not 51 iterations.
+		{"unrolled", 1, []string{"if ((n) >= 1029) {"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var p *ir.Program
 			switch tc.name {
-			case "split":
+			case "split", "unrolled":
 				p = newProg(t, "tsteps", "n").
 					array("A", ir.FuncParam, "n", "n").
 					stmt("t i j", []int{0, 0, 0, 0}, "0 <= t < tsteps and 0 <= i < n and 0 <= j <= 0", "A[i][j] = A[i][j] * 0.5").
@@ -59,6 +63,13 @@ func TestForkWork(t *testing.T) {
 				l = firstLoop(l.Body)
 			}
 			l.Pragmas, l.ForkIf = []string{"omp parallel for"}, true
+			if tc.name == "unrolled" {
+				for _, c := range l.Body {
+					if in, ok := c.(*Loop); ok && !singleIteration(in) {
+						in.Step = 5
+					}
+				}
+			}
 			var b bytes.Buffer
 			if err := PrintC(&b, p, n, ""); err != nil {
 				t.Fatal(err)
@@ -139,6 +150,13 @@ func TestForkOnce(t *testing.T) {
 			for _, c := range tl.Body {
 				if l, ok := c.(*Loop); ok {
 					l.Pragmas, l.ForkIf = []string{"omp parallel for"}, true
+					if tc.name == "unrolled" {
+						for _, c := range l.Body {
+							if in, ok := c.(*Loop); ok && !singleIteration(in) {
+								in.Step = 5
+							}
+						}
+					}
 				}
 			}
 			var out bytes.Buffer
@@ -242,5 +260,31 @@ func TestForkEnteredOnce(t *testing.T) {
 				t.Errorf("got\n%s\nwant the first line %q", out, tc.want)
 			}
 		})
+	}
+}
+
+// TestLeastParam: adi's tile counts ⌊(n − 2)/8⌋ + 1 and ⌊(n − 2)/256⌋ + 1
+// reach a product of 128 from n = 506 (64 · 2), not at 505 (63 · 2);
+// roots would have asked each for 12, which n = 1000's 4 tiles of 256
+// never reach. A count that shrinks as n grows is not one parameter's.
+func TestLeastParam(t *testing.T) {
+	tiles := func(den int64) countForm {
+		up := ir.Aff{Iter: []int64{}, Param: []int64{1}, Const: -2}
+		return countForm{Lo: Bound{Aff: ir.Aff{Iter: []int64{}, Param: []int64{0}}, Den: 1}, Up: Bound{Aff: up, Den: den}}
+	}
+	forms := []countForm{tiles(8), tiles(256)}
+	q, ok := oneParam(forms)
+	if !ok || q != 0 {
+		t.Fatalf("oneParam = %d, %v; want parameter 0", q, ok)
+	}
+	if v, ok := leastParam(forms, q, 128); !ok || v != 506 {
+		t.Errorf("leastParam = %d, %v; want 506", v, ok)
+	}
+	if _, ok := leastParam(forms, q, 1<<62); ok {
+		t.Error("a product no n up to 2³¹ reaches was found")
+	}
+	down := countForm{Lo: Bound{Aff: ir.Aff{Iter: []int64{}, Param: []int64{1}}, Den: 1}, Up: Bound{Aff: ir.Aff{Iter: []int64{}, Param: []int64{0}, Const: 1000}, Den: 1}}
+	if _, ok := oneParam([]countForm{tiles(8), down}); ok {
+		t.Error("1000 − n + 1 accepted as growing with n")
 	}
 }

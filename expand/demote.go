@@ -60,12 +60,14 @@ func Demote(p *ir.Program) (*ir.Program, []Demotion, error) {
 		if arr.Rank() != 0 || !arr.RegionOnly {
 			continue
 		}
-		ranges, err := coveredRanges(p, a)
+		ranges, err := coveredRanges(q, a)
 		if err != nil {
 			return nil, nil, err
 		}
 		for _, r := range ranges {
-			d, ok, err := demotable(p, a, r)
+			// Decided on the program as rewritten so far: a range demoted
+			// before may have put accesses to its element in this one.
+			d, ok, err := demotable(q, a, r)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -96,8 +98,9 @@ func Demote(p *ir.Program) (*ir.Program, []Demotion, error) {
 	return q, done, nil
 }
 
-// coveredRanges returns the live ranges of scalar a (see liveRanges), or
-// none when some statement lies outside every range.
+// coveredRanges returns the live ranges of scalar a, each opened by a
+// kill and holding the statements inside the kill's loops after it, or
+// none when some statement lies outside every range (see liveRanges).
 func coveredRanges(p *ir.Program, a int) ([]Expansion, error) {
 	var ranges []Expansion
 	var w *ir.Stmt

@@ -168,24 +168,9 @@ func sameLoop(p *ir.Program, x, y *Expansion) bool {
 // none when some statement is not covered: a read could then see a value
 // from an earlier range.
 func liveRanges(p *ir.Program, a int) ([]Expansion, error) {
-	var ranges []Expansion
-	var w *ir.Stmt // the current range's kill
-	for _, u := range mentions(p, a) {
-		s := p.Stmts[u]
-		if w == nil || !inside(s, w) {
-			if !kills(s, a) {
-				return nil, nil
-			}
-			w = s
-			ranges = append(ranges, Expansion{Scalar: p.Arrays[a].Name, Old: a, Kill: u, Stmts: []int{u}, Level: s.Depth() - 1})
-			continue
-		}
-		covered, err := implies(p, s, w)
-		if err != nil || !covered {
-			return nil, err
-		}
-		r := &ranges[len(ranges)-1]
-		r.Stmts = append(r.Stmts, u)
+	ranges, err := coveredRanges(p, a)
+	if err != nil {
+		return nil, err
 	}
 	out := ranges[:0]
 	for _, r := range ranges {
