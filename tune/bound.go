@@ -269,9 +269,14 @@ func (r *Region) Bound(d *Domains, m Machine, c Cost) float64 {
 // keepsOriginal reports whether every candidate d can still become runs
 // the original order's loops as they are, with no loop unrolled and
 // jammed but those jamProof allows: no schedule, no packed blocks, no
-// factored reduction (which splits a loop into chunks).
+// factored reduction (which splits a loop into chunks). pack has no
+// constraint that sets it to "-": there "-" leaves packing to the rule
+// (Options.Pack); rfactor is "-" exactly where no loop runs in parallel,
+// and no reduction is factored then.
 func (r *Region) keepsOriginal(d *Domains) bool {
-	return !d.May(r.order, "schedule") && (r.pack < 0 || !d.May(r.pack, "yes")) && (r.rfactor < 0 || !d.May(r.rfactor, "yes"))
+	packs := r.pack >= 0 && (d.May(r.pack, "yes") || r.Opt.Pack && d.May(r.pack, "-"))
+	factors := r.rfactor >= 0 && d.May(r.rfactor, "yes")
+	return !d.May(r.order, "schedule") && !packs && !factors
 }
 
 // mayFork reports whether some candidate d can still become runs on

@@ -76,6 +76,17 @@ func TestCapacityBound(t *testing.T) {
 		t.Errorf("original order, packing open: bound %v, want about 0", b)
 	}
 	mark := d.Mark()
+	// Left to the rule, which packs (Options.Pack), packing stays possible.
+	if !r.Opt.Pack {
+		t.Fatal("the default options do not pack")
+	}
+	if !d.Restrict(r.pack, sp.set(r.pack, "-")) {
+		t.Fatal("pack=- is a dead end")
+	}
+	if b := r.Bound(d, m, c); b > 1e-9 {
+		t.Errorf("original order, packing left to the rule: bound %v, want about 0", b)
+	}
+	d.Undo(mark)
 	if !d.Restrict(r.pack, sp.set(r.pack, "no")) {
 		t.Fatal("pack=no is a dead end")
 	}
