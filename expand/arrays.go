@@ -444,22 +444,12 @@ func expandArray(p *ir.Program, a, kill, level int, lo, size, last ir.Aff) (*ir.
 		Dims: append([]ir.Aff{size}, old.Dims...), Storage: ir.ScopLocal, Pos: old.Pos, RegionOnly: true, Heap: true})
 	na := len(q.Arrays) - 1
 	x := ArrayExpansion{Name: old.Name, Old: a, Array: na, Kill: kill, Level: level, Lo: lo, Size: size, CopyOut: -1}
-	q.Stmts = slices.Clone(p.Stmts)
-	for _, k := range mentions(p, a) {
-		s := q.Stmts[k]
-		ns := *s
-		ns.Accesses = slices.Clone(s.Accesses)
-		for n, acc := range ns.Accesses {
-			if acc.Array != a {
-				continue
-			}
-			sub := ir.NewAff(s.Depth(), np, 0)
-			sub.Iter[level] = 1
-			sub = addScaled(sub, ir.Aff{Param: lo.Param, Const: lo.Const}, -1)
-			ns.Accesses[n] = &ir.Access{Array: na, Write: acc.Write, Index: append([]ir.Aff{sub}, acc.Index...)}
-		}
-		q.Stmts[k] = &ns
-	}
+	q.Stmts = retarget(p, mentions(p, a), a, func(s *ir.Stmt, acc *ir.Access) *ir.Access {
+		sub := ir.NewAff(s.Depth(), np, 0)
+		sub.Iter[level] = 1
+		sub = addScaled(sub, ir.Aff{Param: lo.Param, Const: lo.Const}, -1)
+		return &ir.Access{Array: na, Write: acc.Write, Index: append([]ir.Aff{sub}, acc.Index...)}
+	})
 	if old.RegionOnly {
 		return &q, x
 	}

@@ -3,6 +3,7 @@ package expand
 import (
 	"bytes"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"nestor/frontend"
@@ -123,8 +124,10 @@ func TestExpandArrayMemory(t *testing.T) {
 }
 
 // sameResults runs p and q with parameter n on the same pseudo-random
-// inputs and compares every array p has, bit for bit.
-func sameResults(t *testing.T, p, q *ir.Program, n int64) {
+// inputs and compares every array p has, bit for bit, but the region-only
+// scalars named in dead (their values after the region are never read,
+// and a rewrite may leave them unwritten).
+func sameResults(t *testing.T, p, q *ir.Program, n int64, dead ...string) {
 	t.Helper()
 	params := []int64{n}
 	mp, err := interp.NewMemory(p, params)
@@ -149,8 +152,11 @@ func sameResults(t *testing.T, p, q *ir.Program, n int64) {
 		t.Fatal(err)
 	}
 	for a, arr := range p.Arrays {
+		if arr.RegionOnly && arr.Rank() == 0 && slices.Contains(dead, arr.Name) {
+			continue
+		}
 		if !bytes.Equal(mp.Bytes(a), mq.Bytes(a)) {
-			t.Errorf("n = %d: array %s differs after expansion", n, arr.Name)
+			t.Errorf("n = %d: array %s differs after the rewrite", n, arr.Name)
 		}
 	}
 }

@@ -217,27 +217,16 @@ func mayTouch(p *ir.Program, s *ir.Stmt, index, elem []ir.Aff) (bool, error) {
 // subscripts over the kill's counters, which every statement of the
 // range shares).
 func demote(q *ir.Program, a int, r Expansion, d Demotion) *ir.Program {
-	store := q.Stmts[d.Store]
-	w := store.Accesses[0]
+	w := q.Stmts[d.Store].Accesses[0]
 	out := *q
-	out.Stmts = slices.Clone(q.Stmts)
-	for _, k := range r.Stmts {
-		s := out.Stmts[k]
-		ns := *s
-		ns.Accesses = slices.Clone(s.Accesses)
-		for n, acc := range ns.Accesses {
-			if acc.Array != a {
-				continue
-			}
-			index := make([]ir.Aff, len(w.Index))
-			for e, x := range w.Index {
-				y := x.Clone()
-				y.Iter = append(y.Iter, make([]int64, s.Depth()-len(y.Iter))...)
-				index[e] = y
-			}
-			ns.Accesses[n] = &ir.Access{Array: w.Array, Write: acc.Write, Index: index}
+	out.Stmts = retarget(q, r.Stmts, a, func(s *ir.Stmt, acc *ir.Access) *ir.Access {
+		index := make([]ir.Aff, len(w.Index))
+		for e, x := range w.Index {
+			y := x.Clone()
+			y.Iter = append(y.Iter, make([]int64, s.Depth()-len(y.Iter))...)
+			index[e] = y
 		}
-		out.Stmts[k] = &ns
-	}
+		return &ir.Access{Array: w.Array, Write: acc.Write, Index: index}
+	})
 	return &out
 }

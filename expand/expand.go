@@ -337,30 +337,39 @@ func apply(p *ir.Program, x *Expansion) *ir.Program {
 		Dims: sizes, Storage: ir.ScopLocal, Pos: old.Pos, RegionOnly: true, Heap: true})
 	na := len(q.Arrays) - 1
 	x.Array = na
-	q.Stmts = slices.Clone(p.Stmts)
-	for _, k := range x.Stmts {
-		s := q.Stmts[k]
+	q.Stmts = retarget(p, x.Stmts, x.Old, func(s *ir.Stmt, acc *ir.Access) *ir.Access {
+		var index []ir.Aff
+		for _, d := range dims {
+			sub := ir.NewAff(s.Depth(), np, 0)
+			sub.Iter[d.Level] = 1
+			for r := range np {
+				sub.Param[r] = -d.Lo.Param[r]
+			}
+			sub.Const = -d.Lo.Const
+			index = append(index, sub)
+		}
+		return &ir.Access{Array: na, Write: acc.Write, Index: index}
+	})
+	return &q
+}
+
+// retarget returns p's statements with those at indices stmts copied and
+// each of their accesses to array a replaced by to(statement, access):
+// how expansion and demotion move a scalar's accesses elsewhere.
+func retarget(p *ir.Program, stmts []int, a int, to func(*ir.Stmt, *ir.Access) *ir.Access) []*ir.Stmt {
+	out := slices.Clone(p.Stmts)
+	for _, k := range stmts {
+		s := out[k]
 		ns := *s
 		ns.Accesses = slices.Clone(s.Accesses)
 		for n, acc := range ns.Accesses {
-			if acc.Array != x.Old {
-				continue
+			if acc.Array == a {
+				ns.Accesses[n] = to(s, acc)
 			}
-			var index []ir.Aff
-			for _, d := range dims {
-				sub := ir.NewAff(s.Depth(), np, 0)
-				sub.Iter[d.Level] = 1
-				for r := range np {
-					sub.Param[r] = -d.Lo.Param[r]
-				}
-				sub.Const = -d.Lo.Const
-				index = append(index, sub)
-			}
-			ns.Accesses[n] = &ir.Access{Array: na, Write: acc.Write, Index: index}
 		}
-		q.Stmts[k] = &ns
+		out[k] = &ns
 	}
-	return &q
+	return out
 }
 
 // freshName returns name, or name_1, name_2, … when an array, parameter

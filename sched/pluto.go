@@ -271,10 +271,20 @@ func (s *scheduler) partRows() (bool, error) {
 	if len(parts) < 2 {
 		return false, nil
 	}
+	// The band goes on only for the deepest nests: where a part that has
+	// no row holds one of the deepest statements still short of rows,
+	// extending the band would tile the shallow parts and leave the deep
+	// one idle (gramschmidt's zeroing of R beside its k loop): the band
+	// ends instead, as it did before parts were tried.
+	deepest := 0
+	for st, x := range s.p.Stmts {
+		if !s.full(st) {
+			deepest = max(deepest, x.Depth())
+		}
+	}
 	defer func() { s.only = nil }()
 	merged := make([]int64, s.nu)
 	found := false
-	rowFound := make([]bool, len(s.p.Stmts))
 	for _, part := range parts {
 		if !slices.ContainsFunc(part, func(st int) bool { return !s.full(st) }) {
 			continue // nothing left to find: constant rows
@@ -287,39 +297,23 @@ func (s *scheduler) partRows() (bool, error) {
 		if err == nil && !ok && s.mayFree() {
 			sol, ok, err = s.solve(true)
 		}
-		if err != nil {
+		switch {
+		case err != nil:
 			return false, err
-		}
-		if !ok {
+		case !ok && slices.ContainsFunc(part, func(st int) bool { return !s.full(st) && s.p.Stmts[st].Depth() == deepest }):
+			return false, nil
+		case !ok:
 			continue
 		}
 		found = true
 		for _, st := range part {
-			rowFound[st] = true
 			copy(merged[s.off[st]:s.off[st]+1+s.p.Stmts[st].Depth()], sol[s.off[st]:])
 		}
 	}
-	if !found {
-		return false, nil
+	if found {
+		s.addRow(merged)
 	}
-	// The band goes on only for the deepest nests: where a part that has
-	// no row holds one of the deepest statements still short of rows,
-	// extending the band would tile the shallow parts and leave the deep
-	// one idle (gramschmidt's zeroing of R beside its k loop): the band
-	// ends instead, as it did before parts were tried.
-	deepest := 0
-	for st, x := range s.p.Stmts {
-		if !s.full(st) {
-			deepest = max(deepest, x.Depth())
-		}
-	}
-	for st, x := range s.p.Stmts {
-		if !s.full(st) && x.Depth() == deepest && !rowFound[st] {
-			return false, nil
-		}
-	}
-	s.addRow(merged)
-	return true, nil
+	return found, nil
 }
 
 // parts splits the statements into the parts that earlier scalar
@@ -348,8 +342,7 @@ func (s *scheduler) parts() [][]int {
 	for st := range parent {
 		parent[st] = st
 	}
-	var find func(int) int
-	find = func(x int) int {
+	find := func(x int) int {
 		for parent[x] != x {
 			parent[x] = parent[parent[x]]
 			x = parent[x]
@@ -357,11 +350,12 @@ func (s *scheduler) parts() [][]int {
 		return x
 	}
 	union := func(a, b int) { parent[find(a)] = find(b) }
-	for a := range n {
-		for b := a + 1; b < n; b++ {
-			if key[a] == key[b] {
-				union(a, b)
-			}
+	first := map[string]int{} // the first statement of each subtree
+	for st := range n {
+		if f, ok := first[key[st]]; ok {
+			union(st, f)
+		} else {
+			first[key[st]] = st
 		}
 	}
 	for e, ed := range s.g.Edges {

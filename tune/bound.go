@@ -523,6 +523,7 @@ func sweepsOf(p *ir.Program, counts []int64, params []int64) []Sweep {
 			for j := k; j < s.Depth() && ok; j++ {
 				ranges[j], ok = separableRange(s, j, params)
 				if j > k && ok {
+					ok = ranges[j] == 0 || inner <= math.MaxInt64/ranges[j] // else skip s
 					inner *= ranges[j]
 				}
 			}
@@ -548,7 +549,8 @@ func sweepsOf(p *ir.Program, counts []int64, params []int64) []Sweep {
 				if !ok {
 					continue
 				}
-				bytes += min(n*int64(arr.Elem.Size()), size)
+				elem := int64(arr.Elem.Size())
+				bytes = min(bytes+min(n, size/elem)*elem, math.MaxInt64/2)
 			}
 			if bytes > 0 {
 				out = append(out, Sweep{Loop: s.Name + " in " + s.Iters[k], Bytes: bytes, Windows: counts[si] / inner})
