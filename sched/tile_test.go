@@ -238,6 +238,72 @@ func TestTilingPays(t *testing.T) {
 	}
 }
 
+// TestUntiledInsideSequential lays out bands nested in a sequential loop
+// whose tiles would buy only a parallel tile loop: gramschmidt's update
+// of R (a reduction over the rows i, its columns j parallel) and of A
+// (rows and columns parallel), rows outside columns. Untiled, every
+// access moves by one element along the columns and A's update still
+// runs its rows in parallel, so the band is not tiled. Floyd–Warshall's
+// band has no loop that is parallel for its statement (the schedule
+// skews it for a wavefront of tiles) and the same matrix–vector update
+// outside any loop forks once; both stay tiled.
+func TestUntiledInsideSequential(t *testing.T) {
+	for _, tc := range []struct {
+		name, src string
+		tiled     bool
+	}{
+		{"gramschmidt", `void k(int m, int n, double A[1000][1200], double R[1200][1200], double Q[1000][1200]) {
+  int i, j, k;
+  double nrm;
+#pragma scop
+  for (k = 0; k < n; k++) {
+    nrm = 0.0;
+    for (i = 0; i < m; i++)
+      nrm += A[i][k] * A[i][k];
+    R[k][k] = sqrt(nrm);
+    for (i = 0; i < m; i++)
+      Q[i][k] = A[i][k] / R[k][k];
+    for (j = k + 1; j < n; j++) {
+      R[k][j] = 0.0;
+      for (i = 0; i < m; i++)
+        R[k][j] += Q[i][k] * A[i][j];
+      for (i = 0; i < m; i++)
+        A[i][j] = A[i][j] - Q[i][k] * R[k][j];
+    }
+  }
+#pragma endscop
+}
+`, false},
+		{"floyd-warshall", `void k(int n, int path[2000][2000]) {
+  int i, j, k;
+#pragma scop
+  for (k = 0; k < n; k++)
+    for (i = 0; i < n; i++)
+      for (j = 0; j < n; j++)
+        path[i][j] = path[i][j] < path[i][k] + path[k][j] ? path[i][j] : path[i][k] + path[k][j];
+#pragma endscop
+}
+`, true},
+		{"transposed-matvec", `void k(int n, double A[4000][4000], double x[4000], double y[4000]) {
+  int i, j;
+#pragma scop
+  for (i = 0; i < n; i++)
+    for (j = 0; j < n; j++)
+      y[j] = y[j] + A[i][j] * x[i];
+#pragma endscop
+}
+`, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, info := layOut(t, tc.name+".c", tc.src, Plan{Tile: true, Reorder: true, Wavefront: true})
+			tiled := slices.ContainsFunc(info, func(l LoopInfo) bool { return l.Tile })
+			if tiled != tc.tiled {
+				t.Errorf("tiled: %v, want %v (loops %+v)", tiled, tc.tiled, info)
+			}
+		})
+	}
+}
+
 // matmulSrc is C += A·B over 1000×1000 arrays, j innermost.
 const matmulSrc = `void k(int n, double A[1000][1000], double B[1000][1000], double C[1000][1000]) {
   int i, j, k;
