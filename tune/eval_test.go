@@ -3,6 +3,7 @@ package tune
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"os/exec"
 	"path/filepath"
@@ -322,6 +323,89 @@ func TestConfirmMargin(t *testing.T) {
 		}
 		if b := Best(recs, r.Index, ""); b == nil || !b.Chosen || b.Code != res.Best.Code {
 			t.Errorf("other %v: Best of the records is %+v, want the chosen %s", c.other, b, res.Best.Code)
+		}
+	}
+}
+
+// luckyEval measures, in the confirmation, the first candidate it sees
+// (the default policy) at 1 s and every other at fast in the first three
+// rounds and at late after them.
+type luckyEval struct {
+	fakeEval
+	first      string
+	fast, late time.Duration
+	rounds     map[string][]int
+}
+
+func (f *luckyEval) Eval(ctx context.Context, name, file string, src []byte) Measure {
+	if !strings.HasPrefix(name, "confirm") {
+		return f.fakeEval.Eval(ctx, name, file, src)
+	}
+	var round int
+	fmt.Sscanf(name, "confirm%d-", &round)
+	h := HashCode(src)
+	f.rounds[h] = append(f.rounds[h], round)
+	if f.first == "" {
+		f.first = h
+	}
+	d := f.fast
+	switch {
+	case h == f.first:
+		d = time.Second
+	case round > 3:
+		d = f.late
+	}
+	return Measure{Time: d, Times: []time.Duration{d, d}}
+}
+
+// TestConfirmDuel: a candidate that beats the default policy clearly in
+// the confirmation's rounds meets it again, the two alone, in as many
+// more rounds; it is chosen only if it still beats it clearly over all
+// of them. The other candidates are not measured again.
+func TestConfirmDuel(t *testing.T) {
+	if _, err := exec.LookPath("cc"); err != nil {
+		t.Skip("no C compiler")
+	}
+	r, e := miniGemm(t)
+	for _, c := range []struct {
+		late        time.Duration // the lucky candidate from round 4 on
+		wantDefault bool
+	}{
+		{time.Second, true},             // level with the default in the duel
+		{800 * time.Millisecond, false}, // still 20% faster
+	} {
+		fake := &luckyEval{fakeEval: fakeEval{calls: map[string]int{}}, fast: 800 * time.Millisecond, late: c.late, rounds: map[string][]int{}}
+		s, err := NewSearcher(r, e, MachineOf(model.Host(), 1), Options{Budget: 12, Seed: 5, Eval: fake, Confirm: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := s.Run(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Best.Default != c.wantDefault {
+			t.Errorf("late %v: best is the default: %v, want %v", c.late, res.Best.Default, c.wantDefault)
+		}
+		if len(res.Confirmed) != ConfirmTop+1 {
+			t.Fatalf("late %v: %d candidates confirmed, want %d", c.late, len(res.Confirmed), ConfirmTop+1)
+		}
+		// The winner of the first rounds is the first other candidate
+		// confirmed (all tie at fast); it and the default run 6 rounds.
+		duel := 0
+		for _, cf := range res.Confirmed {
+			rs := fake.rounds[cf.Record.Code]
+			switch {
+			case slices.Equal(rs, []int{1, 2, 3, 4, 5, 6}):
+				duel++
+				if len(cf.Rounds) != 6 {
+					t.Errorf("late %v: %s has %d round medians, want 6", c.late, cf.Record.Code, len(cf.Rounds))
+				}
+			case !slices.Equal(rs, []int{1, 2, 3}):
+				t.Errorf("late %v: %s measured in rounds %v", c.late, cf.Record.Code, rs)
+			}
+		}
+		if duel != 2 {
+			t.Errorf("late %v: %d candidates measured in 6 rounds, want the default and the winner", c.late, duel)
 		}
 	}
 }

@@ -59,7 +59,7 @@ again), and nestor opt --records FILE applies the best recorded decisions.
 		records := fs.String("records", "", "append every evaluation to `FILE.jsonl` (and resume from what it holds)")
 		outPath := fs.String("o", "", "write the best implementation to `OUT.c` (default FILE.tuned.c)")
 		runs := fs.Int("runs", 5, "timed runs per candidate (the median counts)")
-		confirm := fs.Int("confirm", 3, fmt.Sprintf("after the search, measure the default policy and the %d fastest other candidates again in `N` interleaved rounds, and keep the fastest of those measures, the default policy unless another beats it by %.0f%% and in most rounds (0: keep the fastest of the search's)", tune.ConfirmTop, 100*tune.ConfirmMargin))
+		confirm := fs.Int("confirm", 3, fmt.Sprintf("after the search, measure the default policy and the %d fastest other candidates again in `N` interleaved rounds, and keep the fastest of those measures, the default policy unless another beats it by %.0f%% and in most rounds, then again in N more rounds of the two alone (0: keep the fastest of the search's)", tune.ConfirmTop, 100*tune.ConfirmMargin))
 		order := fs.String("order", "", "decision order: comma-separated name fragments, most discriminating first (default "+strings.Join(tune.DefaultOrder, ",")+")")
 		kernel := fs.String("kernel", "", "tune the regions of function `name` (default: the only function with regions)")
 		space := fs.Bool("space", false, "print each region's decision space and exit")
@@ -310,12 +310,17 @@ func runTune(ctx context.Context, out io.Writer, f *frontend.File, scop *fronten
 			k, f.Scops[k].Pos, cli.FormatSeconds(res.Fastest.Time), cli.FormatSeconds(res.Default.Time), res.Default.Time/res.Fastest.Time, len(res.Records), res.Pruned, res.Expanded, wrong, res.Violations)
 		if best, ok := res.ConfirmedTime(res.Best); ok {
 			if def, ok := res.ConfirmedTime(res.Default); ok {
-				var n int
+				least, most, runs := math.MaxInt, 0, 0
 				for _, c := range res.Confirmed {
-					n = max(n, len(c.Times))
+					least, most = min(least, len(c.Rounds)), max(most, len(c.Rounds))
+					runs = max(runs, len(c.Times)/max(1, len(c.Rounds)))
 				}
-				fmt.Fprintf(out, "  measured again, %d candidates in %d interleaved rounds (%d runs each): best %s, default policy %s (%.2fx)\n",
-					len(res.Confirmed), cfg.confirm, n, cli.FormatSeconds(best), cli.FormatSeconds(def), def/best)
+				more := ""
+				if most > least {
+					more = fmt.Sprintf(", then the fastest and the default policy in %d more", most-least)
+				}
+				fmt.Fprintf(out, "  measured again, %d candidates in %d interleaved rounds (%d runs each)%s: best %s, default policy %s (%.2fx)\n",
+					len(res.Confirmed), least, runs, more, cli.FormatSeconds(best), cli.FormatSeconds(def), def/best)
 				if first := res.Confirmed[0]; res.Best.Default && !first.Record.Default {
 					fmt.Fprintf(out, "  default policy kept: the fastest, at %s, beat it by less than %.0f%% or in half of the rounds or fewer\n",
 						cli.FormatSeconds(first.Time), 100*tune.ConfirmMargin)
