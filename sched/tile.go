@@ -418,11 +418,12 @@ func decide(p *ir.Program, sc *Schedule, loops []int, olds [][]ir.Aff, plan Plan
 			// Inside a sequential loop, a tile loop kept only for its
 			// parallelism forks once per iteration of that loop and cuts
 			// the inner loop's streams short. Where the untiled innermost
-			// loop moves every access by at most one element, the band
-			// runs untiled and its statements' own parallel loops, if
-			// any, run in parallel: gramschmidt LARGE's update of R and
-			// A in rows (i outside j) took 287 ms tiled and 236 ms
-			// untiled at one thread, 274 and 194 ms at two.
+			// loop moves every access by at most one element and some
+			// statement keeps the outermost point loop parallel, the band
+			// runs untiled and that statement's loop runs in parallel
+			// (distributed from the others): gramschmidt LARGE's update
+			// of R and A in rows (i outside j) took 287 ms tiled and 236
+			// ms untiled at one thread, 274 and 194 ms at two.
 			streams := !outerPar && insideSequential(loops, g, parallel) && unitStride(p, olds, points) && ownParallel(p, sc, loops, olds, points)
 			if bp.Tile == Rule && !plan.describe && (outerPar || streams) && !tilingPays(p, olds, points, plan.machine().L2/2) {
 				lay.Tile, lay.Tiles, lay.Sizes, lay.Wavefront = false, nil, nil, false
