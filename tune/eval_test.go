@@ -264,24 +264,35 @@ func TestSearchConfirm(t *testing.T) {
 
 // closeEval measures the search as fakeEval does, and in the
 // confirmation gives the first candidate it meets (the default policy,
-// measured first) one second and every other other seconds.
+// measured first) one second and every other other seconds, or late
+// seconds after the first three rounds when late is set. rounds, when
+// set, records the rounds each candidate ran in.
 type closeEval struct {
 	fakeEval
-	first string
-	other time.Duration
+	first       string
+	other, late time.Duration
+	rounds      map[string][]int
 }
 
 func (f *closeEval) Eval(ctx context.Context, name, file string, src []byte) Measure {
 	if !strings.HasPrefix(name, "confirm") {
 		return f.fakeEval.Eval(ctx, name, file, src)
 	}
+	var round int
+	fmt.Sscanf(name, "confirm%d-", &round)
 	h := HashCode(src)
+	if f.rounds != nil {
+		f.rounds[h] = append(f.rounds[h], round)
+	}
 	if f.first == "" {
 		f.first = h
 	}
 	d := f.other
-	if h == f.first {
+	switch {
+	case h == f.first:
 		d = time.Second
+	case round > 3 && f.late > 0:
+		d = f.late
 	}
 	return Measure{Time: d, Times: []time.Duration{d, d}}
 }
@@ -327,37 +338,6 @@ func TestConfirmMargin(t *testing.T) {
 	}
 }
 
-// luckyEval measures, in the confirmation, the first candidate it sees
-// (the default policy) at 1 s and every other at fast in the first three
-// rounds and at late after them.
-type luckyEval struct {
-	fakeEval
-	first      string
-	fast, late time.Duration
-	rounds     map[string][]int
-}
-
-func (f *luckyEval) Eval(ctx context.Context, name, file string, src []byte) Measure {
-	if !strings.HasPrefix(name, "confirm") {
-		return f.fakeEval.Eval(ctx, name, file, src)
-	}
-	var round int
-	fmt.Sscanf(name, "confirm%d-", &round)
-	h := HashCode(src)
-	f.rounds[h] = append(f.rounds[h], round)
-	if f.first == "" {
-		f.first = h
-	}
-	d := f.fast
-	switch {
-	case h == f.first:
-		d = time.Second
-	case round > 3:
-		d = f.late
-	}
-	return Measure{Time: d, Times: []time.Duration{d, d}}
-}
-
 // TestConfirmDuel: a candidate that beats the default policy clearly in
 // the confirmation's rounds meets it again, the two alone, in as many
 // more rounds; it is chosen only if it still beats it clearly over all
@@ -374,7 +354,7 @@ func TestConfirmDuel(t *testing.T) {
 		{time.Second, true},             // level with the default in the duel
 		{800 * time.Millisecond, false}, // still 20% faster
 	} {
-		fake := &luckyEval{fakeEval: fakeEval{calls: map[string]int{}}, fast: 800 * time.Millisecond, late: c.late, rounds: map[string][]int{}}
+		fake := &closeEval{fakeEval: fakeEval{calls: map[string]int{}}, other: 800 * time.Millisecond, late: c.late, rounds: map[string][]int{}}
 		s, err := NewSearcher(r, e, MachineOf(model.Host(), 1), Options{Budget: 12, Seed: 5, Eval: fake, Confirm: 3})
 		if err != nil {
 			t.Fatal(err)
