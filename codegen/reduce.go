@@ -260,6 +260,7 @@ func (pr *printer) reduction(l *Loop, depth int) {
 	}
 	pr.names = pr.names[:len(pr.names)-1]
 	f.clauses = privateClauses(temps, last)
+	f.temps = temps
 	saved := *l
 	l.Reduction, l.Pragmas = nil, nil
 	defer func() { *l = saved }()
@@ -270,9 +271,11 @@ func (pr *printer) reduction(l *Loop, depth int) {
 		return
 	}
 	// Each thread's chunk runs in the original's direction, unless a
-	// first iteration is peeled (peeledChunk counts up).
+	// first iteration is peeled (peeledChunk counts up) or the operator
+	// folds in lanes (laneCount: any order gives the same result).
 	run := l
-	if r.Identity != nil {
+	f.lanes = pr.laneCount(f, l)
+	if r.Identity != nil && f.lanes == 0 {
 		run = pr.reversed(l, r)
 	}
 	// At one thread the region still runs, in a function of its own:
@@ -322,6 +325,11 @@ type factored struct {
 	parts  []string
 	ran    string // per thread: has a partial result ("1" with an identity)
 	priv   []string
+	// lanes, when positive, is the number of interleaved lanes each chunk
+	// folds its iterations into (laneLoops); temps are the private
+	// temporaries' names.
+	lanes int
+	temps []string
 }
 
 // slots returns the number of partial results: one per chunk, or per
@@ -436,10 +444,14 @@ func (pr *printer) chunked(f *factored, l *Loop, d int) {
 	if pr.chunkRange == nil {
 		pr.chunkRange = map[*Loop][2]string{}
 	}
-	for _, gl := range pr.groupLoops(f, l) {
-		pr.chunkRange[gl] = [2]string{b, e}
-		pr.withPartials(f, func() { pr.counterLoop(gl, d) })
-		delete(pr.chunkRange, gl)
+	if f.lanes > 0 {
+		pr.laneLoops(f, l, b, e, d)
+	} else {
+		for _, gl := range pr.groupLoops(f, l) {
+			pr.chunkRange[gl] = [2]string{b, e}
+			pr.withPartials(f, func() { pr.counterLoop(gl, d) })
+			delete(pr.chunkRange, gl)
+		}
 	}
 	pr.lift = nil
 	pr.store(f, c, d)

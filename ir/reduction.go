@@ -24,6 +24,9 @@ type Reduction struct {
 	// an identity, at each thread's first iteration).
 	Identity []Expr
 	Lift     []Expr
+	// Commutative says the operator is proved commutative: the partial
+	// results may then be folded in any order (codegen's vector lanes).
+	Commutative bool
 	// Combine gives the new x_i from x (the running value) and y (a
 	// thread's partial result).
 	Combine []Expr

@@ -199,6 +199,10 @@ func TestReductionShapes(t *testing.T) {
 		// x - y is a sum of the negated inputs.
 		{"int difference", "int s;", "s = 0;\n for (i = 0; i < n; i++) s = s - c[i];\n iout[0] = s;"},
 		{"float difference", "double s;", "s = 0;\n for (i = 0; i < n; i++) s = s - a[i] * 2;\n out[0] = s;"},
+		// Commutative with an identity: folded in vector lanes (see
+		// TestReductionLanes), a temporary private to each lane, n not a
+		// multiple of the lanes.
+		{"lanes with temporary", "int s, t;", "s = 0;\n for (i = 3; i < n - 2; i++) { t = c[i] * 3; s += t - 1; }\n iout[0] = s;"},
 		{"empty loop", "int s;", "s = 7;\n for (i = n; i < 2 * n - N; i++) s += c[i];\n iout[0] = s;"}, // n = N
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -312,6 +316,34 @@ void kernel(int n, int a[N], int out[1]) {
 			var b bytes.Buffer
 			res.Format(&b)
 			t.Errorf("%s threads: results differ:\n%s", threads, b.String())
+		}
+	}
+}
+
+// TestReductionLanes checks which factored reductions fold their chunks
+// in vector lanes (codegen's laneLoops): those whose operator is proved
+// commutative and has an identity (mincount's minimum and count, minmax's
+// fmin and fmax from NaN), not one combined in order (kadane's, and
+// continuant's matrix product, which has an identity).
+func TestReductionLanes(t *testing.T) {
+	for _, tc := range []struct {
+		kernel string
+		lanes  bool
+	}{{"mincount", true}, {"satadd", true}, {"minmax", true}, {"kadane", false}, {"segsum", false}, {"continuant", false}} {
+		f, err := frontend.ParseFile("../testdata/reductions/"+tc.kernel+".c", frontend.Config{Defines: []string{"LARGE_DATASET"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := DefaultOptions()
+		out, err := Optimize(f, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(out, []byte("#pragma omp parallel")) {
+			t.Fatalf("%s: not factored:\n%s", tc.kernel, out)
+		}
+		if got := bytes.Contains(out, []byte("_v[nestor_l]")) && bytes.Contains(out, []byte("#pragma omp simd")); got != tc.lanes {
+			t.Errorf("%s: folded in lanes: %v, want %v:\n%s", tc.kernel, got, tc.lanes, out)
 		}
 	}
 }

@@ -127,6 +127,7 @@ func reduction(p *ir.Program, l *Loop, m *assoc.Match, vars map[string]ir.Expr, 
 		r.Unsigned = append(r.Unsigned, ring && (t == ir.Int || t == ir.Long))
 	}
 	r.Clause = clause(p, l, m)
+	r.Commutative = m.Commutative
 	return r, nil
 }
 
