@@ -293,7 +293,7 @@ func (pr *printer) reduction(l *Loop, depth int) {
 		pr.line(depth+1, fmt.Sprintf("int %s = %s > 1 ? %d * %s : 1;", f.chunks, f.nt, reduceChunks, f.nt))
 	}
 	pr.partials(f, depth+1)
-	if peelable(run, r, last) {
+	if peelable(run, r, last) && f.lanes == 0 {
 		pr.line(depth+1, "#pragma omp parallel"+pr.forkIf(run)+privateClauses(temps, nil))
 		pr.line(depth+1, "{")
 		pr.peeledChunk(f, run, depth+2)

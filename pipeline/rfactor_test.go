@@ -322,14 +322,15 @@ void kernel(int n, int a[N], int out[1]) {
 
 // TestReductionLanes checks which factored reductions fold their chunks
 // in vector lanes (codegen's laneLoops): those whose operator is proved
-// commutative and has an identity (mincount's minimum and count, minmax's
-// fmin and fmax from NaN), not one combined in order (kadane's, and
+// commutative (mincount's minimum and count, minmax's fmin and fmax from
+// NaN, and bytesum's sums, which have no identity: each lane starts from
+// its first iteration), not one combined in order (kadane's, and
 // continuant's matrix product, which has an identity).
 func TestReductionLanes(t *testing.T) {
 	for _, tc := range []struct {
 		kernel string
 		lanes  bool
-	}{{"mincount", true}, {"satadd", true}, {"minmax", true}, {"kadane", false}, {"segsum", false}, {"continuant", false}} {
+	}{{"mincount", true}, {"satadd", true}, {"minmax", true}, {"bytesum", true}, {"kadane", false}, {"segsum", false}, {"continuant", false}} {
 		f, err := frontend.ParseFile("../testdata/reductions/"+tc.kernel+".c", frontend.Config{Defines: []string{"LARGE_DATASET"}})
 		if err != nil {
 			t.Fatal(err)
