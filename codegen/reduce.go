@@ -44,6 +44,10 @@ import (
 // combine in chunk order: the same argument, with a core that runs slower
 // than the other (a busy or held-back virtual CPU) costing a chunk's time
 // instead of its whole share (see chunked).
+// Within a chunk, a commutative operator folds the iterations into vector
+// lanes, and the chunks of one that does not commute run several at a
+// time in lockstep (reducelanes.go): both break the chain of one partial
+// result that would otherwise set the pace.
 // Without an identity each thread starts from its first iteration: there
 // the partial results become the value folded in (Lift) instead of being
 // updated. Without OpenMP the pragmas are ignored and one thread does it
@@ -278,6 +282,9 @@ func (pr *printer) reduction(l *Loop, depth int) {
 	if r.Identity != nil && f.lanes == 0 {
 		run = pr.reversed(l, r)
 	}
+	if f.lanes == 0 {
+		f.steps = pr.lockstepCount(f, run)
+	}
 	// At one thread the region still runs, in a function of its own:
 	// the original loop printed in this function instead (an else
 	// branch) ran up to 3 times slower than the original, though its
@@ -290,10 +297,10 @@ func (pr *printer) reduction(l *Loop, depth int) {
 	// threads (LARGE, 9 interleaved rounds).
 	if run.Dir >= 0 && run.Step == 1 && !run.Rest {
 		f.chunks = pr.fresh("nestor_nc")
-		pr.line(depth+1, fmt.Sprintf("int %s = %s > 1 ? %d * %s : 1;", f.chunks, f.nt, reduceChunks, f.nt))
+		pr.line(depth+1, fmt.Sprintf("int %s = %s > 1 ? %d * %s : %d;", f.chunks, f.nt, reduceChunks*max(f.steps, 1), f.nt, max(f.steps, 1)))
 	}
 	pr.partials(f, depth+1)
-	if peelable(run, r, last) && f.lanes == 0 {
+	if peelable(run, r, last) && f.lanes == 0 && f.steps == 0 {
 		pr.line(depth+1, "#pragma omp parallel"+pr.forkIf(run)+privateClauses(temps, nil))
 		pr.line(depth+1, "{")
 		pr.peeledChunk(f, run, depth+2)
@@ -330,6 +337,9 @@ type factored struct {
 	// temporaries' names.
 	lanes int
 	temps []string
+	// steps, when positive, is the number of chunks a thread folds at
+	// once, in lockstep (lockstepChunks).
+	steps int
 }
 
 // slots returns the number of partial results: one per chunk, or per
@@ -434,6 +444,10 @@ func (pr *printer) chunk(f *factored, l *Loop, d int) {
 //	  p[c] = x_p; h[c] = ran;
 //	}
 func (pr *printer) chunked(f *factored, l *Loop, d int) {
+	if f.steps > 0 {
+		pr.lockstepChunks(f, l, d)
+		return
+	}
 	c := pr.chunkLoop(f, d)
 	d++
 	pr.openPartials(f, d)

@@ -320,23 +320,25 @@ void kernel(int n, int a[N], int out[1]) {
 	}
 }
 
-// TestReductionLanes checks which factored reductions fold their chunks
-// in vector lanes (codegen's laneLoops): those whose operator is proved
+// TestReductionLanes checks how factored reductions fold their chunks:
+// in vector lanes (codegen's laneLoops) those whose operator is proved
 // commutative (mincount's minimum and count, minmax's fmin and fmax from
 // NaN, and bytesum's sums, which have no identity: each lane starts from
-// its first iteration), not one combined in order (kadane's, and
-// continuant's matrix product, which has an identity).
+// its first iteration); the others in order, several chunks in lockstep
+// (lockstepChunks: kadane's, with no identity, and segsum's, with one),
+// except where a temporary's last value is read after the loop
+// (continuant's).
 func TestReductionLanes(t *testing.T) {
 	for _, tc := range []struct {
-		kernel string
-		lanes  bool
-	}{{"mincount", true}, {"satadd", true}, {"minmax", true}, {"bytesum", true}, {"kadane", false}, {"segsum", false}, {"continuant", false}} {
+		kernel          string
+		lanes, lockstep bool
+	}{{"mincount", true, false}, {"satadd", true, false}, {"minmax", true, false}, {"bytesum", true, false},
+		{"kadane", false, true}, {"segsum", false, true}, {"continuant", false, false}} {
 		f, err := frontend.ParseFile("../testdata/reductions/"+tc.kernel+".c", frontend.Config{Defines: []string{"LARGE_DATASET"}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		o := DefaultOptions()
-		out, err := Optimize(f, o)
+		out, err := Optimize(f, DefaultOptions())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -345,6 +347,9 @@ func TestReductionLanes(t *testing.T) {
 		}
 		if got := bytes.Contains(out, []byte("_v[nestor_l]")) && bytes.Contains(out, []byte("#pragma omp simd")); got != tc.lanes {
 			t.Errorf("%s: folded in lanes: %v, want %v:\n%s", tc.kernel, got, tc.lanes, out)
+		}
+		if got := bytes.Contains(out, []byte("_v[nestor_k]")); got != tc.lockstep {
+			t.Errorf("%s: chunks in lockstep: %v, want %v:\n%s", tc.kernel, got, tc.lockstep, out)
 		}
 	}
 }
