@@ -29,11 +29,14 @@ const (
 
 // Repetition within one timed run, so that short kernels are measured above
 // the clock's noise: a run calls the kernel again on refilled inputs until
-// the calls add up to minTimed or maxCalls calls were made, and reports the
-// mean time per call.
+// the calls add up to minTimed, maxCalls calls were made or the repetition
+// took maxRepeat of wall time, refills included (a kernel of a microsecond
+// whose inputs take 40 ms to fill would otherwise run 10,000 refills), and
+// reports the mean time per call.
 const (
-	minTimed = 20 * time.Millisecond
-	maxCalls = 10000
+	minTimed  = 20 * time.Millisecond
+	maxCalls  = 10000
+	maxRepeat = time.Second
 )
 
 // DefaultCFlags are the optimization flags both variants are built with,

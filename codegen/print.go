@@ -137,14 +137,17 @@ type printer struct {
 	// chunkRange, per loop of a factored reduction's chunk, holds the
 	// names of the chunk's first and end iterations (reduce.go).
 	chunkRange map[*Loop][2]string
-	p          *ir.Program
-	params     []string
-	vars       map[string]bool
-	indent     string
-	body       bytes.Buffer
-	used       map[string]bool // helper macros used
-	names      []string        // counters of the enclosing loops, outermost first
-	stmtText   stmtFunc
+	// laneOf, per innermost loop of a factored reduction's chunk whose
+	// iterations fold into vector lanes, holds the lanes (reducelanes.go).
+	laneOf   map[*Loop]*laneSet
+	p        *ir.Program
+	params   []string
+	vars     map[string]bool
+	indent   string
+	body     bytes.Buffer
+	used     map[string]bool // helper macros used
+	names    []string        // counters of the enclosing loops, outermost first
+	stmtText stmtFunc
 	// elide drops loops of one iteration whose counter the statements do
 	// not read; off when a test prints statements its own way (a trace
 	// that reads every counter).
@@ -449,6 +452,10 @@ func (pr *printer) pair(l, r *Loop, depth int) {
 func (pr *printer) loop(l *Loop, depth int) {
 	if l.Reduction != nil && pr.elide {
 		pr.reduction(l, depth)
+		return
+	}
+	if ls := pr.laneOf[l]; ls != nil {
+		pr.innerLanes(ls, l, depth)
 		return
 	}
 	if len(l.Lower) == 0 || len(l.Upper) == 0 || l.Step < 1 {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+
+	"nestor/ir"
 )
 
 // Vector lanes of a commutative reduction.
@@ -14,19 +16,26 @@ import (
 // it does not know to be associative (mincount's minimum and its count,
 // a float sum under --assoc-math), and the chain's latency, not the
 // machine's throughput, sets the pace. Where the operator is proved
-// commutative and has an identity, the fold of a chunk may visit its
-// iterations in any order and group them any way, so the chunk folds
-// them into lanes instead: lane k takes the iterations b+k, b+k+L,
-// b+2L+k, ..., each lane starts from the identity, and an OpenMP simd
-// loop over the lanes updates L independent partial results at once:
+// commutative, the fold of a chunk may visit its iterations in any order
+// and group them any way, so the chunk folds them into lanes instead:
+// lane k takes the iterations b+k, b+k+L, b+k+2L, ..., and an OpenMP
+// simd loop over the lanes updates L partial results at once:
 //
 //	T x_v[L]; for (l = 0; l < L; l++) x_v[l] = <identity>;
-//	long i0 = b;
+//	int i0 = b;
 //	for (; i0 + L <= e; i0 += L)
 //	  #pragma omp simd
 //	  for (l = 0; l < L; l++) { int i = i0 + l; <the body, x renamed x_v[l]> }
-//	for (i = i0; i < e; i++) <the body, x renamed x_p>       (the rest)
+//	for (l = 0; l < e - i0; l++) { int i = i0 + l; <the same> }   (the rest)
 //	for (l = 0; l < L; l++) x_p = x_p ⊕ x_v[l];
+//
+// Without an identity each lane starts from the value its first
+// iteration folds in (Lift), when the chunk has L iterations or more
+// (else it runs in order, as without lanes), and x_p from lane 0's.
+// Where the reduction's loop holds a nest of loops (a sum over an
+// image's rows and columns), the lanes take the iterations of the
+// innermost loop, each time it runs, and fold into x_p once, after the
+// chunk (an operator with an identity only).
 //
 // The result is the fold of the same values, regrouped and reordered:
 // equal for a commutative monoid (and, for floats, what --assoc-math
@@ -37,15 +46,22 @@ import (
 // ones), enough independent chains to cover an operation's latency.
 const laneBytes = 128
 
+// A laneSet is the lanes of a chunk: the names of the lane counter and
+// of each x_i's lanes, and the loop whose iterations fold into them.
+type laneSet struct {
+	f      *factored
+	loop   *Loop
+	lane   string
+	vs, ys []string // x_i's lanes, and its lane as printed (vs[i][lane])
+}
+
 // laneCount returns the number of lanes the chunks of reduction loop l
 // fold into (laneLoops), or 0 where they run in order: an operator
-// without proof of commutativity, a loop with loops inside or of another
-// step, or a temporary read after the loop (its last value would be a
-// lane's).
+// without proof of commutativity, a temporary read after the loop (its
+// last value would be a lane's), or no loop to fold (laneLoop).
 func (pr *printer) laneCount(f *factored, l *Loop) int {
 	r := f.r
-	if !r.Commutative || slices.Contains(r.LastPrivate, true) || r.Identity == nil && r.Lift == nil ||
-		!innermost(l) || l.Dir < 0 || l.Step != 1 || l.Rest || !bodyIs(l.Body, r.Stmts) {
+	if !r.Commutative || slices.Contains(r.LastPrivate, true) || r.Identity == nil && r.Lift == nil || laneLoop(l, r) == nil {
 		return 0
 	}
 	widest := 1
@@ -55,6 +71,135 @@ func (pr *printer) laneCount(f *factored, l *Loop) int {
 	return laneBytes / widest
 }
 
+// laneLoop returns the loop of reduction loop l whose iterations fold
+// into lanes: l itself when it holds the reduction's statements alone,
+// or, with an identity, the innermost of a nest of loops one inside the
+// other (each body one loop) whose body they are; nil when there is
+// none or it does not count up by one.
+func laneLoop(l *Loop, r *ir.Reduction) *Loop {
+	if l.Dir < 0 || l.Step != 1 || l.Rest {
+		return nil
+	}
+	m := l
+	for r.Identity != nil && len(m.Body) == 1 {
+		inner, ok := m.Body[0].(*Loop)
+		if !ok {
+			break
+		}
+		m = inner
+	}
+	if !innermost(m) || m.Dir < 0 || m.Step != 1 || m.Rest || !bodyIs(m.Body, r.Stmts) {
+		return nil
+	}
+	return m
+}
+
+// newLanes declares f.lanes lanes of every x_i at depth d, holding the
+// identity when the operator has one.
+func (pr *printer) newLanes(f *factored, m *Loop, d int) *laneSet {
+	r := f.r
+	ls := &laneSet{f: f, loop: m, lane: pr.fresh("nestor_l")}
+	for i := range f.vars {
+		ls.vs = append(ls.vs, pr.fresh(baseName(f.vars[i])+"_v"))
+		ls.ys = append(ls.ys, ls.vs[i]+"["+ls.lane+"]")
+		pr.line(d, fmt.Sprintf("%s %s[%d];", f.types[i], ls.vs[i], f.lanes))
+	}
+	if r.Identity != nil {
+		pr.line(d, fmt.Sprintf("for (int %s = 0; %s < %d; %s++) {", ls.lane, ls.lane, f.lanes, ls.lane))
+		for i := range f.vars {
+			pr.line(d+1, fmt.Sprintf("%s = %s;", ls.ys[i], pr.redExpr(r, r.Identity[i], f.in, f.vars, nil)))
+		}
+		pr.line(d, "}")
+	}
+	return ls
+}
+
+// laneFor opens a loop over the lanes (cond bounds the lane counter),
+// with the counter of the lanes' loop at iteration from + lane where
+// from is set.
+func (pr *printer) laneFor(ls *laneSet, d int, pragma, cond, from string) {
+	if pragma != "" {
+		pr.line(d, pragma)
+	}
+	pr.line(d, fmt.Sprintf("for (int %s = 0; %s < %s; %s++) {", ls.lane, ls.lane, cond, ls.lane))
+	if from != "" {
+		pr.line(d+1, fmt.Sprintf("%s %s = %s + %s;", pr.counter, ls.loop.Iter, from, ls.lane))
+	}
+}
+
+// laneBody prints what print prints with the lanes' loop's counter
+// named and the lanes standing for the partial results, −(−t) read t
+// (as counterLoop prints it).
+func (pr *printer) laneBody(ls *laneSet, print func()) {
+	f, it := ls.f, ls.loop.Iter
+	start := pr.body.Len()
+	saved := f.priv
+	f.priv = ls.ys
+	pr.names = append(pr.names, it)
+	pr.withPartials(f, print)
+	pr.names = pr.names[:len(pr.names)-1]
+	f.priv = saved
+	text := bytes.ReplaceAll(pr.body.Bytes()[start:], []byte("-(-"+it+")"), []byte(it))
+	pr.body.Truncate(start)
+	pr.body.Write(text)
+}
+
+// laneSweep prints the iterations from to end (exclusive; C expressions)
+// of the lanes' loop, folded into the lanes: L at a time, then the rest
+// in the first lanes.
+func (pr *printer) laneSweep(ls *laneSet, from, end string, d int) {
+	f, m := ls.f, ls.loop
+	i0 := pr.fresh("nestor_i0")
+	pr.line(d, fmt.Sprintf("%s %s = %s;", pr.counter, i0, from)) // the counters' type: i0 + l does not wrap
+	pr.line(d, fmt.Sprintf("for (; %s + %d <= %s; %s += %d) {", i0, f.lanes, end, i0, f.lanes))
+	pr.laneFor(ls, d+1, "#pragma omp simd"+privateClauses(f.temps, nil), strconv.Itoa(f.lanes), i0)
+	pr.laneBody(ls, func() { pr.nodes(m.Body, d+2) })
+	pr.line(d+1, "}")
+	pr.line(d, "}")
+	pr.laneFor(ls, d, "", end+" - "+i0, i0)
+	pr.laneBody(ls, func() { pr.nodes(m.Body, d+1) })
+	pr.line(d, "}")
+}
+
+// innerLanes prints loop m, the lanes' loop inside a chunk's nest of
+// loops, as a sweep over its iterations into the lanes.
+func (pr *printer) innerLanes(ls *laneSet, m *Loop, d int) {
+	end := "(" + pr.bound(m.Upper, false) + ") + 1"
+	if u := m.Upper; len(u) == 1 && u[0].Of == nil && u[0].Den == 1 {
+		b := u[0]
+		b.Aff = b.Aff.Clone()
+		b.Aff.Const++
+		end = pr.bound([]Bound{b}, false)
+	}
+	pr.line(d, "{")
+	pr.laneSweep(ls, pr.bound(m.Lower, true), end, d+1)
+	pr.line(d, "}")
+}
+
+// foldLanes folds the lanes into the chunk's partial results (in any
+// order: the operator commutes), lane 0 starting them where there is
+// no identity.
+func (pr *printer) foldLanes(ls *laneSet, d int) {
+	f, r := ls.f, ls.f.r
+	from := 0
+	if r.Identity == nil {
+		for i := range f.vars {
+			pr.line(d, fmt.Sprintf("%s = %s[0];", f.priv[i], ls.vs[i]))
+		}
+		from = 1
+	}
+	pr.line(d, fmt.Sprintf("for (int %s = %d; %s < %d; %s++) {", ls.lane, from, ls.lane, f.lanes, ls.lane))
+	news := make([]string, len(ls.vs))
+	for i := range ls.vs {
+		news[i] = pr.fresh(fmt.Sprintf("nestor_y%d", i))
+		pr.line(d+1, fmt.Sprintf("%s %s = %s;", f.types[i], news[i], pr.redExpr(r, r.Combine[i], f.in, f.priv, ls.ys)))
+	}
+	for i := range ls.vs {
+		pr.line(d+1, fmt.Sprintf("%s = %s;", f.priv[i], news[i]))
+	}
+	pr.line(d, "}")
+}
+
 // laneLoops prints the iterations b to e of l (b and e name them) folded
 // into f.lanes lanes and then into the chunk's partial results, which
 // hold the identity, or which the lanes start (f.ran set) where the
@@ -62,11 +207,20 @@ func (pr *printer) laneCount(f *factored, l *Loop) int {
 func (pr *printer) laneLoops(f *factored, l *Loop, b, e string, d int) {
 	r := f.r
 	l.Registers, l.BodyRegisters = nil, nil
-	lane, i0 := pr.fresh("nestor_l"), pr.fresh("nestor_i0")
-	vs, ys := make([]string, len(f.vars)), make([]string, len(f.vars))
-	for i := range f.vars {
-		vs[i] = pr.fresh(baseName(f.vars[i]) + "_v")
-		ys[i] = vs[i] + "[" + lane + "]"
+	m := laneLoop(l, r)
+	if m != l {
+		// A nest: the lanes take the innermost loop's iterations.
+		ls := pr.newLanes(f, m, d)
+		if pr.laneOf == nil {
+			pr.laneOf = map[*Loop]*laneSet{}
+		}
+		pr.laneOf[m] = ls
+		pr.chunkRange[l] = [2]string{b, e}
+		pr.withPartials(f, func() { pr.counterLoop(l, d) })
+		delete(pr.chunkRange, l)
+		delete(pr.laneOf, m)
+		pr.foldLanes(ls, d)
+		return
 	}
 	lift := pr.lift
 	pr.lift = nil // the bodies below update lanes that hold a value
@@ -74,81 +228,21 @@ func (pr *printer) laneLoops(f *factored, l *Loop, b, e string, d int) {
 		pr.line(d, fmt.Sprintf("if (%s - %s >= %d) {", e, b, f.lanes))
 		d++
 	}
-	for i := range f.vars {
-		pr.line(d, fmt.Sprintf("%s %s[%d];", f.types[i], vs[i], f.lanes))
-	}
-	// laneFor opens a loop over the lanes, with the counter of l at
-	// iteration from + lane where from is set.
-	laneFor := func(d int, pragma, cond, from string) {
-		if pragma != "" {
-			pr.line(d, pragma)
-		}
-		pr.line(d, fmt.Sprintf("for (int %s = 0; %s < %s; %s++) {", lane, lane, cond, lane))
-		if from != "" {
-			pr.line(d+1, fmt.Sprintf("%s %s = %s + %s;", pr.counter, l.Iter, from, lane))
-		}
-	}
-	// body prints what it prints with the counter of l named and the
-	// lanes standing for the partial results, −(−t) read t (as
-	// counterLoop prints it).
-	body := func(print func()) {
-		start := pr.body.Len()
-		saved := f.priv
-		f.priv = ys
-		pr.names = append(pr.names, l.Iter)
-		pr.withPartials(f, print)
-		pr.names = pr.names[:len(pr.names)-1]
-		f.priv = saved
-		text := bytes.ReplaceAll(pr.body.Bytes()[start:], []byte("-(-"+l.Iter+")"), []byte(l.Iter))
-		pr.body.Truncate(start)
-		pr.body.Write(text)
-	}
+	ls := pr.newLanes(f, l, d)
 	first := b
-	if r.Identity != nil {
-		laneFor(d, "", strconv.Itoa(f.lanes), "")
-		for i := range f.vars {
-			pr.line(d+1, fmt.Sprintf("%s = %s;", ys[i], pr.redExpr(r, r.Identity[i], f.in, f.vars, nil)))
-		}
-		pr.line(d, "}")
-	} else {
+	if r.Identity == nil {
 		// Each lane starts from its first iteration's value.
-		laneFor(d, "#pragma omp simd"+privateClauses(f.temps, nil), strconv.Itoa(f.lanes), b)
-		body(func() {
+		pr.laneFor(ls, d, "#pragma omp simd"+privateClauses(f.temps, nil), strconv.Itoa(f.lanes), b)
+		pr.laneBody(ls, func() {
 			for i := range f.vars {
-				pr.line(d+1, fmt.Sprintf("%s = %s;", ys[i], pr.redExpr(r, r.Lift[i], f.in, f.vars, nil)))
+				pr.line(d+1, fmt.Sprintf("%s = %s;", ls.ys[i], pr.redExpr(r, r.Lift[i], f.in, f.vars, nil)))
 			}
 		})
 		pr.line(d, "}")
 		first = fmt.Sprintf("%s + %d", b, f.lanes)
 	}
-	pr.line(d, fmt.Sprintf("%s %s = %s;", pr.counter, i0, first)) // the counters' type: i0 + l does not wrap
-	pr.line(d, fmt.Sprintf("for (; %s + %d <= %s; %s += %d) {", i0, f.lanes, e, i0, f.lanes))
-	laneFor(d+1, "#pragma omp simd"+privateClauses(f.temps, nil), strconv.Itoa(f.lanes), i0)
-	body(func() { pr.nodes(l.Body, d+2) })
-	pr.line(d+1, "}")
-	pr.line(d, "}")
-	// The rest, fewer than L iterations, in the first lanes.
-	laneFor(d, "", e+" - "+i0, i0)
-	body(func() { pr.nodes(l.Body, d+1) })
-	pr.line(d, "}")
-	// The lanes, folded in (in any order: the operator commutes).
-	from := 0
-	if r.Identity == nil {
-		for i := range f.vars {
-			pr.line(d, fmt.Sprintf("%s = %s[0];", f.priv[i], vs[i]))
-		}
-		from = 1
-	}
-	pr.line(d, fmt.Sprintf("for (int %s = %d; %s < %d; %s++) {", lane, from, lane, f.lanes, lane))
-	news := make([]string, len(vs))
-	for i := range vs {
-		news[i] = pr.fresh(fmt.Sprintf("nestor_y%d", i))
-		pr.line(d+1, fmt.Sprintf("%s %s = %s;", f.types[i], news[i], pr.redExpr(r, r.Combine[i], f.in, f.priv, ys)))
-	}
-	for i := range vs {
-		pr.line(d+1, fmt.Sprintf("%s = %s;", f.priv[i], news[i]))
-	}
-	pr.line(d, "}")
+	pr.laneSweep(ls, first, e, d)
+	pr.foldLanes(ls, d)
 	if r.Identity == nil {
 		pr.line(d, f.ran+" = 1;")
 		d--

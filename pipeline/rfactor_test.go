@@ -203,6 +203,9 @@ func TestReductionShapes(t *testing.T) {
 		// TestReductionLanes), a temporary private to each lane, n not a
 		// multiple of the lanes.
 		{"lanes with temporary", "int s, t;", "s = 0;\n for (i = 3; i < n - 2; i++) { t = c[i] * 3; s += t - 1; }\n iout[0] = s;"},
+		// Lanes along the inner loop of a nest, whose bounds read the
+		// outer counter.
+		{"lanes in a triangle", "double s;", "s = 0;\n for (i = 0; i < 300; i++) for (j = i; j < n - i; j++) s += a[j] * i;\n out[0] = s;"},
 		{"empty loop", "int s;", "s = 7;\n for (i = n; i < 2 * n - N; i++) s += c[i];\n iout[0] = s;"}, // n = N
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -351,5 +354,36 @@ func TestReductionLanes(t *testing.T) {
 		if got := bytes.Contains(out, []byte("_v[nestor_k]")); got != tc.lockstep {
 			t.Errorf("%s: chunks in lockstep: %v, want %v:\n%s", tc.kernel, got, tc.lockstep, out)
 		}
+	}
+	// A sum over an image's rows and columns: the lanes take the
+	// columns, each time the inner loop runs.
+	src := `void kernel(int h, int w, float img[4000][5000], double out[1]) {
+  int i, j;
+  double s;
+#pragma scop
+  s = 0;
+  for (i = 0; i < h; i++)
+    for (j = 0; j < w; j++)
+      s += img[i][j];
+  out[0] = s;
+#pragma endscop
+}
+`
+	path := filepath.Join(t.TempDir(), "image.c")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := frontend.ParseFile(path, frontend.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := DefaultOptions()
+	o.AssocMath = true
+	out, err := Optimize(f, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(out, []byte("s_v[nestor_l] += img[t1][t2]")) {
+		t.Errorf("image sum: the columns do not fold into lanes:\n%s", out)
 	}
 }
