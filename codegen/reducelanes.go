@@ -200,6 +200,32 @@ func (pr *printer) foldLanes(ls *laneSet, d int) {
 	pr.line(d, "}")
 }
 
+// inlineLanes prints reduction loop l, innermost, as one sweep of its
+// iterations into lanes folded into the variables, without OpenMP: the
+// short loops forkCond keeps sequential (operator with an identity).
+func (pr *printer) inlineLanes(f *factored, l *Loop, d int) {
+	r := f.r
+	l.Registers, l.BodyRegisters = nil, nil
+	pr.line(d, "{")
+	ls := pr.newLanes(f, l, d+1)
+	pr.innerLanes(ls, l, d+1)
+	pr.line(d+1, fmt.Sprintf("for (int %s = 0; %s < %d; %s++) {", ls.lane, ls.lane, f.lanes, ls.lane))
+	news := make([]string, len(ls.vs))
+	for i := range ls.vs {
+		news[i] = pr.fresh(fmt.Sprintf("nestor_y%d", i))
+		pr.line(d+2, fmt.Sprintf("%s %s = %s;", f.types[i], news[i], pr.redExpr(r, r.Combine[i], f.in, f.vars, ls.ys)))
+	}
+	for i := range ls.vs {
+		if unsigned(r, i) {
+			pr.line(d+2, fmt.Sprintf("%s = (%s)%s;", f.vars[i], pr.p.Arrays[r.Vars[i].Array].Elem, news[i]))
+			continue
+		}
+		pr.line(d+2, fmt.Sprintf("%s = %s;", f.vars[i], news[i]))
+	}
+	pr.line(d+1, "}")
+	pr.line(d, "}")
+}
+
 // laneLoops prints the iterations b to e of l (b and e name them) folded
 // into f.lanes lanes and then into the chunk's partial results, which
 // hold the identity, or which the lanes start (f.ran set) where the

@@ -206,6 +206,9 @@ func TestReductionShapes(t *testing.T) {
 		// Lanes along the inner loop of a nest, whose bounds read the
 		// outer counter.
 		{"lanes in a triangle", "double s;", "s = 0;\n for (i = 0; i < 300; i++) for (j = i; j < n - i; j++) s += a[j] * i;\n out[0] = s;"},
+		// Short reductions in a sequential loop: folded in lanes
+		// without OpenMP below the fork threshold.
+		{"short sums in a loop", "double s, t;", "t = 1;\n for (i = 1; i < 300; i++) { s = 0; for (j = 0; j < i * 17; j++) s += a[j] * t; t = t * 0.5 + s * 0.001; }\n out[0] = t;"},
 		{"empty loop", "int s;", "s = 7;\n for (i = n; i < 2 * n - N; i++) s += c[i];\n iout[0] = s;"}, // n = N
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -385,5 +388,18 @@ func TestReductionLanes(t *testing.T) {
 	}
 	if !bytes.Contains(out, []byte("s_v[nestor_l] += img[t1][t2]")) {
 		t.Errorf("image sum: the columns do not fold into lanes:\n%s", out)
+	}
+	// durbin's sums, inside its sequential k loop, are shorter than the
+	// fork threshold at LARGE: they fold in lanes without OpenMP (the
+	// second copy of the lanes, in the else branch).
+	f, err = frontend.ParseFile("../testdata/kernels/durbin.c", frontend.Config{Defines: []string{"LARGE_DATASET"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, err = Optimize(f, o); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(out, []byte("if (k >= 4096) {")) || !bytes.Contains(out, []byte("double sum_v2[16];")) {
+		t.Errorf("durbin: the short sums do not fold in lanes outside OpenMP:\n%s", out)
 	}
 }
