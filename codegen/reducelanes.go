@@ -61,7 +61,7 @@ type laneSet struct {
 // last value would be a lane's), or no loop to fold (laneLoop).
 func (pr *printer) laneCount(f *factored, l *Loop) int {
 	r := f.r
-	if !r.Commutative || slices.Contains(r.LastPrivate, true) || r.Identity == nil && r.Lift == nil || laneLoop(l, r) == nil {
+	if !r.Commutative || slices.Contains(r.LastPrivate, true) || r.Identity == nil && r.Lift == nil || laneLoop(l, r) == nil || pr.calls(r) {
 		return 0
 	}
 	widest := 1
@@ -69,6 +69,27 @@ func (pr *printer) laneCount(f *factored, l *Loop) int {
 		widest = max(widest, t.Size())
 	}
 	return laneBytes / widest
+}
+
+// inlined are the functions a compiler computes in vector registers
+// without -ffast-math (an and, a compare and a select).
+var inlined = map[string]bool{"fabs": true, "fabsf": true, "abs": true, "labs": true}
+
+// calls reports whether a statement of r calls a function the compiler
+// calls for each element (fmin, fmax, exp, log): around each call the
+// lanes or chains go to memory and back, and minmax's fmin and fmax ran
+// 10% slower at one thread in lanes than in one chain.
+func (pr *printer) calls(r *ir.Reduction) bool {
+	found := false
+	for _, st := range r.Stmts {
+		ir.Walk(pr.p.Stmts[st].RHS, func(e ir.Expr) bool {
+			if c, ok := e.(*ir.Call); ok && !inlined[c.Fn] {
+				found = true
+			}
+			return !found
+		})
+	}
+	return found
 }
 
 // laneLoop returns the loop of reduction loop l whose iterations fold
@@ -313,7 +334,7 @@ const lockstepSteps = 4
 func (pr *printer) lockstepCount(f *factored, l *Loop) int {
 	r := f.r
 	if slices.Contains(r.LastPrivate, true) || r.Identity == nil && r.Lift == nil ||
-		!innermost(l) || l.Dir < 0 || l.Step != 1 || l.Rest || !bodyIs(l.Body, r.Stmts) {
+		!innermost(l) || l.Dir < 0 || l.Step != 1 || l.Rest || !bodyIs(l.Body, r.Stmts) || pr.calls(r) {
 		return 0
 	}
 	return lockstepSteps
