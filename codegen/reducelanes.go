@@ -1,7 +1,6 @@
 package codegen
 
 import (
-	"bytes"
 	"fmt"
 	"slices"
 	"strconv"
@@ -160,9 +159,7 @@ func (pr *printer) laneBody(ls *laneSet, print func()) {
 	pr.withPartials(f, print)
 	pr.names = pr.names[:len(pr.names)-1]
 	f.priv = saved
-	text := bytes.ReplaceAll(pr.body.Bytes()[start:], []byte("-(-"+it+")"), []byte(it))
-	pr.body.Truncate(start)
-	pr.body.Write(text)
+	pr.unnegate(start, it)
 }
 
 // laneSweep prints the iterations from to end (exclusive; C expressions)
@@ -394,9 +391,7 @@ func (pr *printer) lockstepChunks(f *factored, l *Loop, d int) {
 		} else {
 			pr.withPartials(f, func() { pr.nodes(l.Body, d) })
 		}
-		text := bytes.ReplaceAll(pr.body.Bytes()[start:], []byte("-(-"+l.Iter+")"), []byte(l.Iter))
-		pr.body.Truncate(start)
-		pr.body.Write(text)
+		pr.unnegate(start, l.Iter)
 		pr.names = pr.names[:len(pr.names)-1]
 		f.priv = saved
 	}

@@ -240,7 +240,12 @@ func only(l *Loop, stmts []int) *Loop {
 func (pr *printer) counterLoop(l *Loop, depth int) {
 	start := pr.body.Len()
 	pr.loop(l, depth)
-	text := bytes.ReplaceAll(pr.body.Bytes()[start:], []byte("-(-"+l.Iter+")"), []byte(l.Iter))
+	pr.unnegate(start, l.Iter)
+}
+
+// unnegate rewrites −(−t) as t in what was printed since start.
+func (pr *printer) unnegate(start int, t string) {
+	text := bytes.ReplaceAll(pr.body.Bytes()[start:], []byte("-(-"+t+")"), []byte(t))
 	pr.body.Truncate(start)
 	pr.body.Write(text)
 }
