@@ -297,18 +297,18 @@ func (pr *printer) reduction(l *Loop, depth int) {
 	// --assoc-math).
 	cond, never := pr.forkCond(run)
 	fork := pr.forkIf(run)
-	if cond != "" && !never {
+	if never {
+		pr.sequential(f, l, depth)
+		return
+	}
+	if cond != "" {
 		pr.line(depth, "if ("+strings.TrimPrefix(cond, " && ")+") {")
 		depth++
 		fork = ""
 		defer func() {
 			depth--
 			pr.line(depth, "} else {")
-			if f.lanes > 0 && r.Identity != nil && laneLoop(l, r) == l {
-				pr.inlineLanes(f, l, depth+1)
-			} else {
-				pr.counterLoop(l, depth+1)
-			}
+			pr.sequential(f, l, depth+1)
 			pr.line(depth, "}")
 		}()
 	}
@@ -334,6 +334,17 @@ func (pr *printer) reduction(l *Loop, depth int) {
 	pr.line(depth+1, "}")
 	pr.combine(f, depth+1)
 	pr.line(depth, "}")
+}
+
+// sequential prints reduction loop l, too short to fork for, without
+// OpenMP: as one sweep into vector lanes where they apply to the loop
+// itself and the operator has an identity, else as it is.
+func (pr *printer) sequential(f *factored, l *Loop, depth int) {
+	if f.lanes > 0 && f.r.Identity != nil && laneLoop(l, f.r) == l {
+		pr.inlineLanes(f, l, depth)
+		return
+	}
+	pr.counterLoop(l, depth)
 }
 
 // factored is what the parts of a factored loop share.
@@ -704,7 +715,18 @@ const minForkTrip = 4096
 // it never has that many.
 func (pr *printer) forkCond(l *Loop) (cond string, never bool) {
 	if !leaf(l) {
-		return "", false // the work is in the inner loops: the count says little
+		// The work is in the inner loops: their estimated iterations
+		// (fork.go), where every loop of the nest has a usable count.
+		need, factors, never, partial := pr.workEstimate(l, l.Level, minForkTrip)
+		switch {
+		case partial || pr.uncounted(l.Body, l.Level) || need <= 1:
+			return "", false
+		case never:
+			return "", true
+		case len(factors) == 1:
+			return fmt.Sprintf(" && %s >= %d", factors[0], need), false
+		}
+		return fmt.Sprintf(" && (double)%s >= %d", strings.Join(factors, " * "), need), false
 	}
 	lower, upper := l.Lower, l.Upper
 	if l.Dir < 0 {
