@@ -71,7 +71,8 @@
 // sizes that are not parameters of the kernel function (globals, locals)
 // cannot be set by the harness. Global arrays are sized with sizeof, so a
 // global pointer is not supported. A timed run repeats a short kernel on
-// refilled inputs until 20 ms of kernel time add up and reports the mean per
-// call, so microsecond kernels time reliably; refilling between calls keeps
-// every call on the same inputs, at the price of a cold cache.
+// refilled inputs until 20 ms of kernel time add up (or a second of wall
+// time, refills included, has passed) and reports the mean per call, so
+// microsecond kernels time reliably; refilling between calls keeps every
+// call on the same inputs, at the price of a cold cache.
 package check
