@@ -290,13 +290,12 @@ func (pr *printer) reduction(l *Loop, depth int) {
 	// branch) ran up to 3 times slower than the original, though its
 	// text was the same, where gcc moved its chains into vector
 	// registers for the code around it (kadane, pairsum at LARGE). Only
-	// a loop too short to fork for (forkCond) runs as the original, in
-	// an else branch: entering the OpenMP runtime without forking, and
+	// a loop too short to fork for (forkCond) runs without the region
+	// (sequential), in an else branch or alone: entering the OpenMP runtime without forking, and
 	// the lanes, cost more than a few thousand iterations do where a
 	// sequential loop runs the reduction many times (durbin under
 	// --assoc-math).
 	cond, never := pr.forkCond(run)
-	fork := pr.forkIf(run)
 	if never {
 		pr.sequential(f, l, depth)
 		return
@@ -304,7 +303,6 @@ func (pr *printer) reduction(l *Loop, depth int) {
 	if cond != "" {
 		pr.line(depth, "if ("+strings.TrimPrefix(cond, " && ")+") {")
 		depth++
-		fork = ""
 		defer func() {
 			depth--
 			pr.line(depth, "} else {")
@@ -323,11 +321,11 @@ func (pr *printer) reduction(l *Loop, depth int) {
 	}
 	pr.partials(f, depth+1)
 	if peelable(run, r, last) && f.lanes == 0 && f.steps == 0 {
-		pr.line(depth+1, "#pragma omp parallel"+fork+privateClauses(temps, nil))
+		pr.line(depth+1, "#pragma omp parallel"+privateClauses(temps, nil))
 		pr.line(depth+1, "{")
 		pr.peeledChunk(f, run, depth+2)
 	} else {
-		pr.line(depth+1, "#pragma omp parallel"+fork)
+		pr.line(depth+1, "#pragma omp parallel")
 		pr.line(depth+1, "{")
 		pr.chunk(f, run, depth+2)
 	}

@@ -162,6 +162,15 @@ func (pr *printer) laneBody(ls *laneSet, print func()) {
 	pr.unnegate(start, it)
 }
 
+// liftLanes sets the lanes to the value their iteration folds in (Lift):
+// their start where the operator has no identity.
+func (pr *printer) liftLanes(ls *laneSet, d int) {
+	f := ls.f
+	for i := range f.vars {
+		pr.line(d, fmt.Sprintf("%s = %s;", ls.ys[i], pr.redExpr(f.r, f.r.Lift[i], f.in, f.vars, nil)))
+	}
+}
+
 // laneSweep prints the iterations from to end (exclusive; C expressions)
 // of the lanes' loop, folded into the lanes: L at a time, then the rest
 // in the first lanes.
@@ -277,11 +286,7 @@ func (pr *printer) laneLoops(f *factored, l *Loop, b, e string, d int) {
 	if r.Identity == nil {
 		// Each lane starts from its first iteration's value.
 		pr.laneFor(ls, d, "#pragma omp simd"+privateClauses(f.temps, nil), strconv.Itoa(f.lanes), b)
-		pr.laneBody(ls, func() {
-			for i := range f.vars {
-				pr.line(d+1, fmt.Sprintf("%s = %s;", ls.ys[i], pr.redExpr(r, r.Lift[i], f.in, f.vars, nil)))
-			}
-		})
+		pr.laneBody(ls, func() { pr.liftLanes(ls, d+1) })
 		pr.line(d, "}")
 		first = fmt.Sprintf("%s + %d", b, f.lanes)
 	}
@@ -378,22 +383,16 @@ func (pr *printer) lockstepChunks(f *factored, l *Loop, d int) {
 	pr.lift = nil // every body below updates partial results that hold a value
 	// lane prints the body of chunk j at iteration it, or the value it
 	// folds in (lift), with −(−t) read t (as counterLoop prints it).
+	ls := &laneSet{f: f, loop: l, ys: ys}
 	lane := func(d int, it string, lift bool) {
-		saved := f.priv
-		f.priv = ys
 		pr.line(d, fmt.Sprintf("%s %s = %s;", pr.counter, l.Iter, it))
-		pr.names = append(pr.names, l.Iter)
-		start := pr.body.Len()
-		if lift {
-			for i := range f.vars {
-				pr.line(d, fmt.Sprintf("%s = %s;", ys[i], pr.redExpr(r, r.Lift[i], f.in, f.vars, nil)))
+		pr.laneBody(ls, func() {
+			if lift {
+				pr.liftLanes(ls, d)
+			} else {
+				pr.nodes(l.Body, d)
 			}
-		} else {
-			pr.withPartials(f, func() { pr.nodes(l.Body, d) })
-		}
-		pr.unnegate(start, l.Iter)
-		pr.names = pr.names[:len(pr.names)-1]
-		f.priv = saved
+		})
 	}
 	bj := b + "[" + j + "]"
 	dd, first := d, "0"

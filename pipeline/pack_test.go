@@ -5,9 +5,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -131,14 +129,7 @@ void kernel(int n, double alpha, double C[N + 4][N + 4], double A[N + 4][N + 4],
 }
 `, ilo, ihi, jloop, klo, khi, pick("C[i][j]", "C[j][i]"), body)
 		t.Run(fmt.Sprint(c), func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "rand.c")
-			if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			f, err := frontend.ParseFile(path, frontend.Config{})
-			if err != nil {
-				t.Fatalf("%v\n%s", err, src)
-			}
+			f := parseSource(t, "rand.c", src)
 			var notes bytes.Buffer
 			o := DefaultOptions()
 			o.Check, o.Notes = true, &notes
@@ -205,14 +196,7 @@ void kernel(int n, double alpha, double C[N + 4][N + 4], double A[N + 4][N + 4],
 }
 `, iloop, kloop, body)
 		t.Run(fmt.Sprint(c), func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "tri.c")
-			if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			f, err := frontend.ParseFile(path, frontend.Config{})
-			if err != nil {
-				t.Fatalf("%v\n%s", err, src)
-			}
+			f := parseSource(t, "tri.c", src)
 			var notes bytes.Buffer
 			o := DefaultOptions()
 			o.Check, o.Notes = true, &notes

@@ -25,6 +25,21 @@ func reductionTables(t *testing.T) func(assoc.Type) (*assoc.Table, error) {
 	return assoctables.Tables
 }
 
+// parseSource writes src to a file named name in a temporary folder and
+// parses it (the message shows src when it does not parse).
+func parseSource(t *testing.T, name, src string) *frontend.File {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := frontend.ParseFile(path, frontend.Config{})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, src)
+	}
+	return f
+}
+
 // TestReductions optimizes every kernel of testdata/reductions with the
 // shipped tables, checks that each of its reductions is factored, and runs the result against the
 // original with one, two and three threads (24 chunks of iterations,
@@ -233,14 +248,7 @@ void kernel(int n, double a[N], int c[N], double out[4], int iout[4], long lout[
 #pragma endscop
 }
 `
-			path := filepath.Join(t.TempDir(), "kernel.c")
-			if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			f, err := frontend.ParseFile(path, frontend.Config{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			f := parseSource(t, "kernel.c", src)
 			var notes bytes.Buffer
 			o := DefaultOptions()
 			o.Check, o.Tables, o.AssocMath, o.Notes = true, tables, true, &notes
@@ -298,14 +306,7 @@ void kernel(int n, int a[N], int out[1]) {
 #pragma endscop
 }
 `
-	path := filepath.Join(t.TempDir(), "kernel.c")
-	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	f, err := frontend.ParseFile(path, frontend.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := parseSource(t, "kernel.c", src)
 	o := DefaultOptions()
 	o.Tables = reductionTables(t)
 	out, err := Optimize(f, o)
@@ -376,14 +377,7 @@ func TestReductionLanes(t *testing.T) {
 #pragma endscop
 }
 `
-	path := filepath.Join(t.TempDir(), "image.c")
-	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	f, err := frontend.ParseFile(path, frontend.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := parseSource(t, "image.c", src)
 	o := DefaultOptions()
 	o.AssocMath = true
 	out, err := Optimize(f, o)
