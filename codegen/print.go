@@ -45,6 +45,9 @@ var macros = []struct{ name, def string }{
 	{"nestor_ceild_g", "#define nestor_ceild_g(n, d) ({ __auto_type nestor_n = (n); nestor_n < 0 ? -(-nestor_n / (d)) : (nestor_n + (d) - 1) / (d); })"},
 	{"nestor_min_g", "#define nestor_min_g(a, b) ({ __auto_type nestor_a = (a); __auto_type nestor_b = (b); nestor_a < nestor_b ? nestor_a : nestor_b; })"},
 	{"nestor_max_g", "#define nestor_max_g(a, b) ({ __auto_type nestor_a = (a); __auto_type nestor_b = (b); nestor_a > nestor_b ? nestor_a : nestor_b; })"},
+	// C's fmin and fmax as comparisons a compiler vectorizes (minmax.go).
+	{"nestor_fmin", "#define nestor_fmin(x, y) ((x) <= (y) || (y) != (y) ? (x) : (y))"},
+	{"nestor_fmax", "#define nestor_fmax(x, y) ((x) >= (y) || (y) != (y) ? (x) : (y))"},
 	// The buffers of packed products (pack.go). On Linux each call site
 	// keeps its buffer, per thread, from one call to the next (as BLAS
 	// libraries keep theirs), growing it when a call needs more: fresh
@@ -924,7 +927,7 @@ func (pr *printer) locals(c Cond) []string {
 func (pr *printer) stmt(s *ir.Stmt, in *Instance, iters []string) string {
 	load := func(l *ir.Load) string { return pr.access(s.Accesses[l.Access], in) }
 	iter := func(r *ir.IterRef) string { return iters[r.Level] }
-	return pr.access(s.Accesses[0], in) + " " + s.Op.String() + " " + ir.FormatExpr(s.RHS, load, iter, pr.params) + ";"
+	return pr.access(s.Accesses[0], in) + " " + s.Op.String() + " " + ir.FormatExpr(pr.inlineMinMax(s.RHS), load, iter, pr.params) + ";"
 }
 
 // access prints an array element, its subscripts in terms of the loop

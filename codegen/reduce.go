@@ -772,7 +772,7 @@ func (pr *printer) redExpr(r *ir.Reduction, e ir.Expr, in *Instance, vars, ys []
 		return pr.access(r.Accesses[x.Access-2*n], in)
 	}
 	iter := func(x *ir.IterRef) string { return pr.operand(in.Iters[x.Level]) }
-	return ir.FormatExpr(e, load, iter, pr.params)
+	return ir.FormatExpr(pr.inlineMinMax(e), load, iter, pr.params)
 }
 
 // rawAccess prints an element without the register substitution.

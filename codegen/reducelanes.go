@@ -75,14 +75,15 @@ func (pr *printer) laneCount(f *factored, l *Loop) int {
 var inlined = map[string]bool{"fabs": true, "fabsf": true, "abs": true, "labs": true}
 
 // calls reports whether a statement of r calls a function the compiler
-// calls for each element (fmin, fmax, exp, log): around each call the
-// lanes or chains go to memory and back, and minmax's fmin and fmax ran
-// 10% slower at one thread in lanes than in one chain.
+// calls for each element (exp, log; inlinedCall): around each call the
+// lanes or chains go to memory and back, and minmax's fmin and fmax, when
+// they were calls, ran 10% slower at one thread in lanes than in one
+// chain.
 func (pr *printer) calls(r *ir.Reduction) bool {
 	found := false
 	for _, st := range r.Stmts {
 		ir.Walk(pr.p.Stmts[st].RHS, func(e ir.Expr) bool {
-			if c, ok := e.(*ir.Call); ok && !inlined[c.Fn] {
+			if c, ok := e.(*ir.Call); ok && !inlinedCall(c) {
 				found = true
 			}
 			return !found

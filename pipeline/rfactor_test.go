@@ -336,14 +336,16 @@ void kernel(int n, int a[N], int out[1]) {
 // commutative (mincount's minimum and count, and bytesum's sums, which
 // have no identity: each lane starts from its first iteration); the
 // others in order, several chunks in lockstep (lockstepChunks: kadane's,
-// with no identity, and segsum's, with one). Neither where a
-// temporary's last value is read after the loop (continuant's) or where
-// the update calls a function for each element (minmax's fmin and fmax).
+// with no identity, and segsum's, with one). minmax's fmin and fmax print
+// as comparisons (codegen's nestor_fmin), so its lanes need no call.
+// Neither lanes nor lockstep where a temporary's last value is read after
+// the loop (continuant's) or where the update calls a function for each
+// element (exp, below).
 func TestReductionLanes(t *testing.T) {
 	for _, tc := range []struct {
 		kernel          string
 		lanes, lockstep bool
-	}{{"mincount", true, false}, {"satadd", true, false}, {"minmax", false, false}, {"bytesum", true, false},
+	}{{"mincount", true, false}, {"satadd", true, false}, {"minmax", true, false}, {"bytesum", true, false},
 		{"kadane", false, true}, {"segsum", false, true}, {"continuant", false, false}} {
 		f, err := frontend.ParseFile("../testdata/reductions/"+tc.kernel+".c", frontend.Config{Defines: []string{"LARGE_DATASET"}})
 		if err != nil {
@@ -363,6 +365,28 @@ func TestReductionLanes(t *testing.T) {
 			t.Errorf("%s: chunks in lockstep: %v, want %v:\n%s", tc.kernel, got, tc.lockstep, out)
 		}
 	}
+	// A minimum of exp's values: a call for each element, and fmin of a
+	// call stays a call (the macro would evaluate exp twice).
+	f := parseSource(t, "minexp.c", `#include <math.h>
+void kernel(int n, double x[20000000], double out[1]) {
+  int i;
+  double lo;
+#pragma scop
+  lo = x[0];
+  for (i = 0; i < n; i++)
+    lo = fmin(lo, exp(x[i]));
+  out[0] = lo;
+#pragma endscop
+}
+`)
+	out, err := Optimize(f, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(out, []byte("#pragma omp parallel")) || bytes.Contains(out, []byte("#pragma omp simd")) ||
+		bytes.Contains(out, []byte("nestor_fmin(lo, exp(")) || !bytes.Contains(out, []byte("fmin(lo, exp(x[")) {
+		t.Errorf("min of exp: want a factored loop without lanes that calls fmin:\n%s", out)
+	}
 	// A sum over an image's rows and columns: the lanes take the
 	// columns, each time the inner loop runs.
 	src := `void kernel(int h, int w, float img[4000][5000], double out[1]) {
@@ -377,10 +401,10 @@ func TestReductionLanes(t *testing.T) {
 #pragma endscop
 }
 `
-	f := parseSource(t, "image.c", src)
+	f = parseSource(t, "image.c", src)
 	o := DefaultOptions()
 	o.AssocMath = true
-	out, err := Optimize(f, o)
+	out, err = Optimize(f, o)
 	if err != nil {
 		t.Fatal(err)
 	}
