@@ -338,15 +338,17 @@ void kernel(int n, int a[N], int out[1]) {
 // others in order, several chunks in lockstep (lockstepChunks: kadane's,
 // with no identity, and segsum's, with one). minmax's fmin and fmax print
 // as comparisons (codegen's nestor_fmin), so its lanes need no call.
-// Neither lanes nor lockstep where a temporary's last value is read after
-// the loop (continuant's) or where the update calls a function for each
-// element (exp, below).
+// continuant's temporaries t and w are locals that no code after the
+// region reads (RegionOnly): private, not lastprivate, so its chunks run
+// in lockstep. Neither lanes nor lockstep where a temporary's last value
+// is read after the loop (continuant with out[4] = t, below) or where the
+// update calls a function for each element (exp, below).
 func TestReductionLanes(t *testing.T) {
 	for _, tc := range []struct {
 		kernel          string
 		lanes, lockstep bool
 	}{{"mincount", true, false}, {"satadd", true, false}, {"minmax", true, false}, {"bytesum", true, false},
-		{"kadane", false, true}, {"segsum", false, true}, {"continuant", false, false}} {
+		{"kadane", false, true}, {"segsum", false, true}, {"continuant", false, true}} {
 		f, err := frontend.ParseFile("../testdata/reductions/"+tc.kernel+".c", frontend.Config{Defines: []string{"LARGE_DATASET"}})
 		if err != nil {
 			t.Fatal(err)
@@ -365,9 +367,42 @@ func TestReductionLanes(t *testing.T) {
 			t.Errorf("%s: chunks in lockstep: %v, want %v:\n%s", tc.kernel, got, tc.lockstep, out)
 		}
 	}
+	// continuant's recurrence with t read after the loop: t's last value
+	// is the last chunk's, which lockstep would not keep.
+	f := parseSource(t, "continuant.c", `void kernel(int n, unsigned long c[20000000], unsigned long out[5]) {
+  int i;
+  unsigned long p0, p1, q0, q1, t, w;
+#pragma scop
+  p0 = 1;
+  p1 = 0;
+  q0 = 0;
+  q1 = 1;
+  for (i = 0; i < n; i++) {
+    t = p0 * c[i] + p1;
+    p1 = p0;
+    p0 = t;
+    w = q0 * c[i] + q1;
+    q1 = q0;
+    q0 = w;
+  }
+  out[0] = p0;
+  out[1] = p1;
+  out[2] = q0;
+  out[3] = q1;
+  out[4] = t;
+#pragma endscop
+}
+`)
+	out, err := Optimize(f, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(out, []byte("lastprivate(")) || bytes.Contains(out, []byte("_v[nestor_k]")) {
+		t.Errorf("continuant reading t after the loop: want a lastprivate t and no lockstep:\n%s", out)
+	}
 	// A minimum of exp's values: a call for each element, and fmin of a
 	// call stays a call (the macro would evaluate exp twice).
-	f := parseSource(t, "minexp.c", `#include <math.h>
+	f = parseSource(t, "minexp.c", `#include <math.h>
 void kernel(int n, double x[20000000], double out[1]) {
   int i;
   double lo;
@@ -379,8 +414,7 @@ void kernel(int n, double x[20000000], double out[1]) {
 #pragma endscop
 }
 `)
-	out, err := Optimize(f, DefaultOptions())
-	if err != nil {
+	if out, err = Optimize(f, DefaultOptions()); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Contains(out, []byte("#pragma omp parallel")) || bytes.Contains(out, []byte("#pragma omp simd")) ||
@@ -389,7 +423,7 @@ void kernel(int n, double x[20000000], double out[1]) {
 	}
 	// A sum over an image's rows and columns: the lanes take the
 	// columns, each time the inner loop runs.
-	src := `void kernel(int h, int w, float img[4000][5000], double out[1]) {
+	image := `void kernel(int h, int w, float img[4000][5000], double out[1]) {
   int i, j;
   double s;
 #pragma scop
@@ -401,7 +435,7 @@ void kernel(int n, double x[20000000], double out[1]) {
 #pragma endscop
 }
 `
-	f = parseSource(t, "image.c", src)
+	f = parseSource(t, "image.c", image)
 	o := DefaultOptions()
 	o.AssocMath = true
 	out, err = Optimize(f, o)

@@ -180,7 +180,7 @@ func analyze(p *ir.Program, level int, group []int) (*Loop, string) {
 		if d, ok := temporary(stmts, u.writes, u.reads); ok && arr.Rank() == 0 {
 			temps[a] = d
 			l.Temps = append(l.Temps, a)
-			l.LastPrivate = append(l.LastPrivate, arr.Storage != ir.ScopLocal || readOutside(p, a, group))
+			l.LastPrivate = append(l.LastPrivate, arr.Storage != ir.ScopLocal && !arr.RegionOnly || readOutside(p, a, group))
 			continue
 		}
 		xs[a] = len(l.Vars)
