@@ -107,3 +107,63 @@ func unitStrides(p *ir.Program, st *ir.Stmt) bool {
 	}
 	return true
 }
+
+// sharedRead returns an array larger than cache bytes (or of sizes not
+// known as constants) that every statement of p, two or more, reads at
+// one element per instance, through subscripts as many as its loops: each
+// statement reads each element at most once, a stream, and a schedule
+// aligned on the reads (sched.Options.ReadAlign) streams it once for all
+// of them (mvt: x1[i] += A[i][j]*y1[j] and x2[i] += A[j][i]*y2[j]).
+func sharedRead(p *ir.Program, cache int64) (int, bool) {
+	if len(p.Stmts) < 2 {
+		return 0, false
+	}
+	for a, arr := range p.Arrays {
+		if arr.Rank() == 0 || arrayBytes(arr) <= cache || len(arr.Members) > 0 {
+			continue
+		}
+		all := true
+		for _, st := range p.Stmts {
+			r := sched.ReadAccess(st, a)
+			all = all && r != nil && len(r.Index) == st.Depth()
+		}
+		if all {
+			return a, true
+		}
+	}
+	return 0, false
+}
+
+// readsTogether reports whether sc runs the reads of array a by all the
+// statements of p in one iteration per element: each statement's loop
+// rows are its subscripts of a, in order, up to one constant offset per
+// row shared by all statements.
+func readsTogether(p *ir.Program, sc *sched.Schedule, a int) bool {
+	var offset []int64
+	for si, st := range p.Stmts {
+		r := sched.ReadAccess(st, a)
+		if r == nil {
+			return false
+		}
+		var loops []ir.Aff
+		for _, row := range sc.Rows[si] {
+			if !row.IsConst() {
+				loops = append(loops, row)
+			}
+		}
+		if len(loops) < len(r.Index) {
+			return false
+		}
+		for k, x := range r.Index {
+			if !slices.Equal(loops[k].Iter, x.Iter) || !slices.Equal(loops[k].Param, x.Param) {
+				return false
+			}
+			if si == 0 {
+				offset = append(offset, loops[k].Const-x.Const)
+			} else if loops[k].Const-x.Const != offset[k] {
+				return false
+			}
+		}
+	}
+	return true
+}

@@ -1,6 +1,8 @@
 package sched
 
 import (
+	"slices"
+
 	"nestor/deps"
 	"nestor/internal/intmath"
 	"nestor/ir"
@@ -22,24 +24,54 @@ import (
 // The rows are used only when each is legal for every dependence (Farkas,
 // distance ≥ 0: they form a permutable band) and each statement's rows
 // are linearly independent; otherwise Compute schedules as Pluto does.
+//
+// Read-aligned schedules (Options.ReadAlign) take the rows from the
+// subscripts of one array every statement reads instead: each element is
+// then read by all of them in one iteration, and a memory-bound region
+// streams it once. mvt's x1 = A·y1 and x2 = Aᵀ·y2 read A[i][j] and
+// A[j][i]: aligned, the second statement's loops swap, and both read
+// A[t1][t2] (bicg's order as written).
 
 // alignedRows returns the write-aligned rows of every statement, or false
 // when some statement writes no array element, the arrays differ, a
 // subscript uses a parameter, a row is illegal for some dependence, or a
 // statement's rows are dependent.
 func alignedRows(p *ir.Program, g *deps.Graph) ([][]ir.Aff, bool) {
-	if len(p.Stmts) == 0 {
+	return rowsOf(p, g, func(s *ir.Stmt) *ir.Access { return s.Accesses[0] })
+}
+
+// ReadAccess returns the access through which s reads array a: its one
+// read of a, or its reads of one element; nil when it reads a nowhere or
+// at two different elements.
+func ReadAccess(s *ir.Stmt, a int) *ir.Access {
+	var r *ir.Access
+	for k, acc := range s.Accesses {
+		if acc.Array != a || acc.Write && !(k == 0 && s.Op != ir.Assign) {
+			continue
+		}
+		if r != nil && !slices.EqualFunc(r.Index, acc.Index, ir.Aff.Equal) {
+			return nil
+		}
+		r = acc
+	}
+	return r
+}
+
+// rowsOf returns the rows that the subscripts of access(s) give every
+// statement s (see alignedRows).
+func rowsOf(p *ir.Program, g *deps.Graph, access func(*ir.Stmt) *ir.Access) ([][]ir.Aff, bool) {
+	if len(p.Stmts) == 0 || access(p.Stmts[0]) == nil {
 		return nil, false
 	}
-	array := p.Stmts[0].Accesses[0].Array
-	rank := len(p.Stmts[0].Accesses[0].Index)
+	array := access(p.Stmts[0]).Array
+	rank := len(access(p.Stmts[0]).Index)
 	if rank == 0 {
 		return nil, false
 	}
 	rows := make([][]ir.Aff, len(p.Stmts))
 	for st, s := range p.Stmts {
-		w := s.Accesses[0]
-		if w.Array != array || len(w.Index) != rank || len(s.Domain.Divs) > 0 {
+		w := access(s)
+		if w == nil || w.Array != array || len(w.Index) != rank || len(s.Domain.Divs) > 0 {
 			return nil, false
 		}
 		var lin [][]int64
@@ -72,10 +104,14 @@ func alignedRows(p *ir.Program, g *deps.Graph) ([][]ir.Aff, bool) {
 	return rows, true
 }
 
-// align makes the write-aligned rows the first band of s's schedule; it
-// reports false (leaving s unchanged) when alignedRows finds none.
-func (s *scheduler) align() bool {
+// align makes the write-aligned rows the first band of s's schedule, or
+// with read ≥ 0 the rows aligned on the reads of array read; it reports
+// false (leaving s unchanged) when there are none.
+func (s *scheduler) align(read int) bool {
 	rows, ok := alignedRows(s.p, s.g)
+	if read >= 0 {
+		rows, ok = rowsOf(s.p, s.g, func(st *ir.Stmt) *ir.Access { return ReadAccess(st, read) })
+	}
 	if !ok {
 		return false
 	}

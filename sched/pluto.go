@@ -31,6 +31,10 @@ type Options struct {
 	// statement writes the same array and its subscripts are legal rows,
 	// they become the outer band.
 	Align bool
+	// ReadAlign, when not 0, is 1 + the index of an array every
+	// statement reads: Compute tries the rows of its subscripts first
+	// (read-aligned, see align.go), before Align's.
+	ReadAlign int
 	// Budget bounds the work Compute may do, in poly.Work units (simplex
 	// tableau entries updated, Fourier–Motzkin coefficients combined);
 	// past it Compute gives up with an error wrapping ErrNoSchedule. Work,
@@ -94,7 +98,9 @@ func compute(p *ir.Program, g *deps.Graph, opt Options, work *poly.Work) (*Sched
 
 func (s *scheduler) compute(opt Options) (*Schedule, error) {
 	p, g := s.p, s.g
-	aligned := opt.Align && s.align()
+	aligned := opt.ReadAlign > 0 && s.align(opt.ReadAlign-1)
+	readAligned := aligned
+	aligned = aligned || opt.Align && s.align(-1)
 	s.aligned = aligned
 	if aligned {
 		// the aligned rows fuse every statement: no initial cut
@@ -128,7 +134,11 @@ func (s *scheduler) compute(opt Options) (*Schedule, error) {
 	s.finalOrder()
 	s.sc.Work = s.work.Used()
 	if aligned {
-		canonicalOffsets(p, g, s.sc, len(p.Stmts[0].Accesses[0].Index)) // after the aligned rows
+		rank := len(p.Stmts[0].Accesses[0].Index)
+		if readAligned {
+			rank = len(ReadAccess(p.Stmts[0], opt.ReadAlign-1).Index)
+		}
+		canonicalOffsets(p, g, s.sc, rank) // after the aligned rows
 	}
 	return s.sc, nil
 }
