@@ -109,61 +109,76 @@ func unitStrides(p *ir.Program, st *ir.Stmt) bool {
 }
 
 // sharedRead returns an array larger than cache bytes (or of sizes not
-// known as constants) that every statement of p, two or more, reads at
-// one element per instance, through subscripts as many as its loops: each
-// statement reads each element at most once, a stream, and a schedule
+// known as constants) that two or more statements of p read at one
+// element per instance, through subscripts as many as their loops: each
+// of them reads each element at most once, a stream, and a schedule
 // aligned on the reads (sched.Options.ReadAlign) streams it once for all
 // of them (mvt: x1[i] += A[i][j]*y1[j] and x2[i] += A[j][i]*y2[j]).
 func sharedRead(p *ir.Program, cache int64) (int, bool) {
-	if len(p.Stmts) < 2 {
-		return 0, false
-	}
 	for a, arr := range p.Arrays {
 		if arr.Rank() == 0 || arrayBytes(arr) <= cache || len(arr.Members) > 0 {
 			continue
 		}
-		all := true
+		n := 0
 		for _, st := range p.Stmts {
-			r := sched.ReadAccess(st, a)
-			all = all && r != nil && len(r.Index) == st.Depth()
+			if r := sched.ReadAccess(st, a); r != nil && len(r.Index) == st.Depth() {
+				n++
+			}
 		}
-		if all {
+		if n >= 2 {
 			return a, true
 		}
 	}
 	return 0, false
 }
 
-// readsTogether reports whether sc runs the reads of array a by all the
-// statements of p in one iteration per element: each statement's loop
-// rows are its subscripts of a, in order, up to one constant offset per
-// row shared by all statements.
-func readsTogether(p *ir.Program, sc *sched.Schedule, a int) bool {
-	var offset []int64
-	for si, st := range p.Stmts {
-		r := sched.ReadAccess(st, a)
-		if r == nil {
-			return false
-		}
-		var loops []ir.Aff
-		for _, row := range sc.Rows[si] {
-			if !row.IsConst() {
-				loops = append(loops, row)
-			}
-		}
-		if len(loops) < len(r.Index) {
-			return false
-		}
-		for k, x := range r.Index {
-			if !slices.Equal(loops[k].Iter, x.Iter) || !slices.Equal(loops[k].Param, x.Param) {
-				return false
-			}
-			if si == 0 {
-				offset = append(offset, loops[k].Const-x.Const)
-			} else if loops[k].Const-x.Const != offset[k] {
-				return false
+// readTogether counts the pairs of statements that sc runs reading the
+// same element of array a in one iteration: their rows agree on every
+// scalar dimension up to their loop rows, which are their subscripts of
+// a, each loop row the same subscript position for both, up to one
+// constant offset shared by both.
+func readTogether(p *ir.Program, sc *sched.Schedule, a int) int {
+	n := 0
+	for s := range p.Stmts {
+		for t := s + 1; t < len(p.Stmts); t++ {
+			if sameReads(p, sc, a, s, t) {
+				n++
 			}
 		}
 	}
-	return true
+	return n
+}
+
+// sameReads reports whether sc runs statements s and t reading the same
+// element of a in one iteration (see readTogether).
+func sameReads(p *ir.Program, sc *sched.Schedule, a, s, t int) bool {
+	rs, rt := sched.ReadAccess(p.Stmts[s], a), sched.ReadAccess(p.Stmts[t], a)
+	if rs == nil || rt == nil || len(rs.Index) != p.Stmts[s].Depth() || len(rt.Index) != p.Stmts[t].Depth() || len(rs.Index) != len(rt.Index) {
+		return false
+	}
+	used := make([]bool, len(rs.Index))
+	left := len(rs.Index)
+	for k := range sc.Dims() {
+		if left == 0 {
+			return true
+		}
+		x, y := sc.Rows[s][k], sc.Rows[t][k]
+		switch {
+		case x.IsConst() && y.IsConst():
+			if x.Const != y.Const {
+				return false
+			}
+		case x.IsConst() || y.IsConst():
+			return false
+		default:
+			m := slices.IndexFunc(rs.Index, func(sub ir.Aff) bool { return slices.Equal(x.Iter, sub.Iter) })
+			if m < 0 || used[m] || !slices.Equal(y.Iter, rt.Index[m].Iter) || !slices.Equal(x.Param, y.Param) ||
+				x.Const-rs.Index[m].Const != y.Const-rt.Index[m].Const {
+				return false
+			}
+			used[m] = true
+			left--
+		}
+	}
+	return left == 0
 }

@@ -88,7 +88,8 @@ void k(double A[N][N], double s[N], double q[N], double p[N], double r[N]) {
 // streams A once. The result must compute what the original does. Where
 // the alignment is illegal (the second statement reads what the first
 // finishes only at the end of its nest) or A fits in the L2 cache, the
-// schedule stays as it was.
+// schedule stays as it was; a third statement that reads x1 after the
+// first finished it runs after the aligned pair (sched's readGroups).
 func TestReadAligned(t *testing.T) {
 	const mvt = `#define N 600
 void k(double A[N][N], double x1[N], double x2[N], double y1[N], double y2[N]) {
@@ -108,7 +109,13 @@ void k(double A[N][N], double x1[N], double x2[N], double y1[N], double y2[N]) {
 		aligned   bool
 	}{{"mvt", strings.Replace(mvt, "YY", "y2", 1), true},
 		{"after", strings.Replace(mvt, "YY", "x1", 1), false},
-		{"small", strings.Replace(strings.Replace(mvt, "YY", "y2", 1), "N 600", "N 40", 1), false}} {
+		{"small", strings.Replace(strings.Replace(mvt, "YY", "y2", 1), "N 600", "N 40", 1), false},
+		// A third statement reads x1 once the first has finished it:
+		// the first two align, the third follows in a nest of its own.
+		{"three", strings.Replace(strings.Replace(mvt, "YY", "y2", 1), "#pragma endscop", `  for (i = 0; i < N; i++)
+    for (j = 0; j < N; j++)
+      y1[i] = y1[i] + A[i][j] * x1[j];
+#pragma endscop`, 1), true}} {
 		t.Run(c.name, func(t *testing.T) {
 			f := parseSource(t, c.name+".c", c.src)
 			var notes bytes.Buffer
@@ -118,7 +125,7 @@ void k(double A[N][N], double x1[N], double x2[N], double y1[N], double y2[N]) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			aligned := strings.Contains(notes.String(), "aligned the loops of every statement on its reads of A")
+			aligned := strings.Contains(notes.String(), "aligned the loops of the statements reading A on their reads")
 			if aligned != c.aligned {
 				t.Fatalf("aligned on the reads of A: %v, want %v; notes:\n%s\n%s", aligned, c.aligned, notes.String(), out)
 			}

@@ -105,25 +105,129 @@ func rowsOf(p *ir.Program, g *deps.Graph, access func(*ir.Stmt) *ir.Access) ([][
 }
 
 // align makes the write-aligned rows the first band of s's schedule, or
-// with read ≥ 0 the rows aligned on the reads of array read; it reports
-// false (leaving s unchanged) when there are none.
+// with read ≥ 0 the rows aligned on the reads of array read (readGroups,
+// after a scalar dimension between the groups); it reports false
+// (leaving s unchanged) when there are none.
 func (s *scheduler) align(read int) bool {
 	rows, ok := alignedRows(s.p, s.g)
 	if read >= 0 {
-		rows, ok = rowsOf(s.p, s.g, func(st *ir.Stmt) *ir.Access { return ReadAccess(st, read) })
+		var group []int
+		if group, rows, ok = s.readGroups(read); ok && slices.Max(group) > 0 {
+			s.scalarDim(group)
+		}
 	}
 	if !ok {
 		return false
 	}
-	for k := range rows[0] {
+	rank := 0
+	for _, r := range rows {
+		rank = max(rank, len(r))
+	}
+	for k := range rank {
 		sol := make([]int64, s.nu)
 		for st, x := range s.p.Stmts {
+			if rows[st] == nil {
+				continue // not aligned: a constant row
+			}
 			sol[s.off[st]] = rows[st][k].Const
 			for l := range x.Depth() {
 				sol[s.coefIndex(st, l)] = int64(x.Dir[l]) * rows[st][k].Iter[l]
 			}
 		}
 		s.addRow(sol)
+	}
+	return true
+}
+
+// readGroups splits the statements into groups for read alignment on
+// array a: consecutive in a topological order of the dependence
+// components, so that a scalar dimension in group order respects every
+// dependence between groups. A group either aligns its statements, each
+// of which reads a with as many independent subscripts as it has loops
+// (rows[st] those subscripts), on rows legal for every dependence
+// inside the group, or holds one component that does not align (rows nil
+// for its statements). It reports false when no group aligns two
+// statements (gemver: A's update and x += βAᵀy align, x += z and w +=
+// αAx, which reads the x finished after them, follow apart).
+func (s *scheduler) readGroups(a int) (group []int, rows [][]ir.Aff, ok bool) {
+	order, _ := s.sccs(true)
+	group = make([]int, len(s.p.Stmts))
+	rows = make([][]ir.Aff, len(s.p.Stmts))
+	g, members, aligned, shared := -1, []int(nil), false, false
+	for _, c := range order {
+		cr := make([][]ir.Aff, len(c))
+		all := true
+		for k, st := range c {
+			cr[k] = readRows(s.p, s.p.Stmts[st], a)
+			all = all && cr[k] != nil
+		}
+		for k, st := range c {
+			rows[st] = cr[k]
+		}
+		if all && aligned && s.legalRows(append(slices.Clone(members), c...), rows) {
+			members = append(members, c...)
+			shared = true
+		} else {
+			g++
+			members, aligned = slices.Clone(c), all && s.legalRows(c, rows)
+			shared = shared || aligned && len(c) > 1
+			if !aligned {
+				for _, st := range c {
+					rows[st] = nil
+				}
+			}
+		}
+		for _, st := range c {
+			group[st] = g
+		}
+	}
+	return group, rows, shared
+}
+
+// readRows returns the rows of statement x aligned on its reads of array
+// a: the subscripts of ReadAccess, as many as x has loops, linearly
+// independent, without parameters; nil when there are none.
+func readRows(p *ir.Program, x *ir.Stmt, a int) []ir.Aff {
+	r := ReadAccess(x, a)
+	if r == nil || len(r.Index) != x.Depth() || x.Depth() == 0 || len(x.Domain.Divs) > 0 {
+		return nil
+	}
+	var rows []ir.Aff
+	var lin [][]int64
+	for _, sub := range r.Index {
+		if !allZero(sub.Param) || isConstant(sub) {
+			return nil
+		}
+		row := ir.Aff{Iter: slices.Clone(sub.Iter), Param: make([]int64, len(p.Params)), Const: sub.Const}
+		if rankOf(append(lin, row.Iter)) <= len(lin) {
+			return nil
+		}
+		lin = append(lin, row.Iter)
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+// legalRows reports whether rows, on statements stmts, respect every
+// dependence between them: each row has distance ≥ 0 (Legal), and a
+// dependence from a statement to an earlier one in textual order, which
+// the final order would not put after it where every row ties, is
+// refused.
+func (s *scheduler) legalRows(stmts []int, rows [][]ir.Aff) bool {
+	for _, e := range s.g.Edges {
+		if !slices.Contains(stmts, e.Source) || !slices.Contains(stmts, e.Target) {
+			continue
+		}
+		if e.Source > e.Target {
+			return false
+		}
+		for k := range rows[e.Source] {
+			src, dst := rows[e.Source][k], rows[e.Target][k]
+			ok, err := Legal(e, Row{Phi: src.Iter, Omega: src.Const}, Row{Phi: dst.Iter, Omega: dst.Const})
+			if err != nil || !ok {
+				return false
+			}
+		}
 	}
 	return true
 }

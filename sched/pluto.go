@@ -98,9 +98,8 @@ func compute(p *ir.Program, g *deps.Graph, opt Options, work *poly.Work) (*Sched
 
 func (s *scheduler) compute(opt Options) (*Schedule, error) {
 	p, g := s.p, s.g
-	aligned := opt.ReadAlign > 0 && s.align(opt.ReadAlign-1)
-	readAligned := aligned
-	aligned = aligned || opt.Align && s.align(-1)
+	aligned := opt.ReadAlign > 0 && s.align(opt.ReadAlign-1) || opt.Align && s.align(-1)
+	alignedDims := s.sc.Dims()
 	s.aligned = aligned
 	if aligned {
 		// the aligned rows fuse every statement: no initial cut
@@ -134,11 +133,7 @@ func (s *scheduler) compute(opt Options) (*Schedule, error) {
 	s.finalOrder()
 	s.sc.Work = s.work.Used()
 	if aligned {
-		rank := len(p.Stmts[0].Accesses[0].Index)
-		if readAligned {
-			rank = len(ReadAccess(p.Stmts[0], opt.ReadAlign-1).Index)
-		}
-		canonicalOffsets(p, g, s.sc, rank) // after the aligned rows
+		canonicalOffsets(p, g, s.sc, alignedDims) // after the aligned rows
 	}
 	return s.sc, nil
 }
