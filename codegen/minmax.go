@@ -8,8 +8,12 @@ import "nestor/ir"
 // nestor prints them as the comparisons they stand for, which compilers
 // vectorize (nestor_fmin and nestor_fmax in print.go's macros):
 //
-//	fmin(x, y) = x <= y || y != y ? x : y
-//	fmax(x, y) = x >= y || y != y ? x : y
+//	fmin(x, y) = (x <= y) | (y != y) ? x : y
+//	fmax(x, y) = (x >= y) | (y != y) ? x : y
+//
+// (| rather than ||: no branch between the comparisons, and gcc makes
+// two vector compares, an or of their masks and a blend; with || it kept
+// a branch in the vector loop and minmax's chunks ran 2.5x slower.)
 //
 // These are C's functions exactly on every number and quiet NaN: the
 // smaller (larger) of two numbers, the number when one argument is a NaN,

@@ -46,8 +46,8 @@ var macros = []struct{ name, def string }{
 	{"nestor_min_g", "#define nestor_min_g(a, b) ({ __auto_type nestor_a = (a); __auto_type nestor_b = (b); nestor_a < nestor_b ? nestor_a : nestor_b; })"},
 	{"nestor_max_g", "#define nestor_max_g(a, b) ({ __auto_type nestor_a = (a); __auto_type nestor_b = (b); nestor_a > nestor_b ? nestor_a : nestor_b; })"},
 	// C's fmin and fmax as comparisons a compiler vectorizes (minmax.go).
-	{"nestor_fmin", "#define nestor_fmin(x, y) ((x) <= (y) || (y) != (y) ? (x) : (y))"},
-	{"nestor_fmax", "#define nestor_fmax(x, y) ((x) >= (y) || (y) != (y) ? (x) : (y))"},
+	{"nestor_fmin", "#define nestor_fmin(x, y) ((((x) <= (y)) | ((y) != (y))) ? (x) : (y))"},
+	{"nestor_fmax", "#define nestor_fmax(x, y) ((((x) >= (y)) | ((y) != (y))) ? (x) : (y))"},
 	// The buffers of packed products (pack.go). On Linux each call site
 	// keeps its buffer, per thread, from one call to the next (as BLAS
 	// libraries keep theirs), growing it when a call needs more: fresh

@@ -214,6 +214,12 @@ func TestFormatExprParens(t *testing.T) {
 		{&Cond{C: &Binary{Op: Lt, X: x, Y: y, T: Int}, X: x, Y: y, T: Int}, "x < y ? x : y"},
 		{&Unary{Op: Neg, X: &Const{T: Int, Int: -1}, T: Int}, "-(-1)"},
 		{&Cast{T: Double, X: &Binary{Op: Add, X: x, Y: y, T: Int}}, "(double)(x + y)"},
+		// What gcc's -Wparentheses asks to see parenthesized.
+		{&Binary{Op: Or, X: &Binary{Op: Le, X: x, Y: y, T: Int}, Y: &Binary{Op: Neq, X: z, Y: z, T: Int}, T: Int}, "(x <= y) | (z != z)"},
+		{&Binary{Op: LOr, X: x, Y: &Binary{Op: LAnd, X: y, Y: z, T: Int}, T: Int}, "x || (y && z)"},
+		{&Binary{Op: Shl, X: &Binary{Op: Add, X: x, Y: y, T: Int}, Y: z, T: Int}, "(x + y) << z"},
+		{&Binary{Op: And, X: &Binary{Op: And, X: x, Y: y, T: Int}, Y: &Binary{Op: Mul, X: y, Y: z, T: Int}, T: Int}, "x & y & (y * z)"},
+		{&Binary{Op: LAnd, X: &Binary{Op: Lt, X: x, Y: y, T: Int}, Y: z, T: Int}, "x < y && z"},
 	} {
 		if got := FormatExpr(tc.e, nil, nil, nil); got != tc.want {
 			t.Errorf("got %q, want %q", got, tc.want)

@@ -181,6 +181,24 @@ const (
 	precPostfix
 )
 
+// warned reports whether gcc's -Wparentheses warns about operand x of
+// operator o printed without parentheses.
+func warned(o BinOp, x Expr) bool {
+	b, ok := x.(*Binary)
+	if !ok || b.Op == o {
+		return false
+	}
+	switch o {
+	case And, Or, Xor:
+		return binPrec(b.Op) > binPrec(o)
+	case Shl, Shr:
+		return b.Op == Add || b.Op == Sub
+	case LOr:
+		return b.Op == LAnd
+	}
+	return false
+}
+
 func binPrec(o BinOp) int {
 	switch o {
 	case LOr:
@@ -244,8 +262,19 @@ func (f *exprFormatter) node(e Expr) (string, int) {
 		return e.Op.String() + x, precUnary
 	case *Binary:
 		p := binPrec(e.Op)
-		// Left-associative: the right operand needs parentheses at equal precedence.
-		return f.format(e.X, p) + " " + e.Op.String() + " " + f.format(e.Y, p+1), p
+		// Left-associative: the right operand needs parentheses at equal
+		// precedence. An operand gcc's -Wparentheses asks to see
+		// parenthesized (a comparison or arithmetic under & | ^, arithmetic
+		// under a shift, && under ||) gets them too, as -Wall -Werror
+		// builds need.
+		x, y := p, p+1
+		if warned(e.Op, e.X) {
+			x = precUnary
+		}
+		if warned(e.Op, e.Y) {
+			y = precUnary
+		}
+		return f.format(e.X, x) + " " + e.Op.String() + " " + f.format(e.Y, y), p
 	case *Cond:
 		return f.format(e.C, precLOr) + " ? " + f.format(e.X, 0) + " : " + f.format(e.Y, precCond), precCond
 	case *Cast:
