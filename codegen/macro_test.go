@@ -80,20 +80,29 @@ func TestGNUMacrosAgree(t *testing.T) {
   return 0;
 }
 `)
+	if got, _ := compileRun(t, cc, src.String(), "-O1"); got != "0" {
+		t.Errorf("%s disagreements between the portable and GNU macros", got)
+	}
+}
+
+// compileRun compiles the C program src with flags, runs it and returns
+// the last line it prints, and all it prints.
+func compileRun(t *testing.T, cc, src string, flags ...string) (last, out string) {
+	t.Helper()
 	dir := t.TempDir()
 	c := filepath.Join(dir, "m.c")
-	if err := os.WriteFile(c, []byte(src.String()), 0o644); err != nil {
+	if err := os.WriteFile(c, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	exe := filepath.Join(dir, "m")
-	if out, err := exec.Command(cc, "-O1", "-o", exe, c).CombinedOutput(); err != nil {
+	if out, err := exec.Command(cc, append(append(flags, "-o", exe, c), "-lm")...).CombinedOutput(); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	out, err := exec.Command(exe).Output()
+	b, err := exec.Command(exe).Output()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.TrimSpace(string(out)); got != "0" {
-		t.Errorf("%s disagreements between the portable and GNU macros", got)
-	}
+	out = strings.TrimSpace(string(b))
+	lines := strings.Split(out, "\n")
+	return lines[len(lines)-1], out
 }

@@ -45,30 +45,15 @@ func inlinedCall(c *ir.Call) bool {
 func isMacro(fn string) bool { return fn == "nestor_fmin" || fn == "nestor_fmax" }
 
 // plainArgs reports whether args call only functions the compiler inlines
-// (inlined), so that evaluating them twice costs nothing, or the macros
-// one level deep (a clamp, fmax(fmin(x, hi), lo)): each level doubles the
-// text.
-func plainArgs(args []ir.Expr) bool {
+// (inlined), so that evaluating them twice costs nothing, or, nested at
+// most macros deep, the macros themselves (a clamp, fmax(fmin(x, hi), lo),
+// is one deep): each level doubles the text.
+func plainArgs(args []ir.Expr, macros int) bool {
 	plain := true
 	for _, a := range args {
 		ir.Walk(a, func(e ir.Expr) bool {
 			if d, ok := e.(*ir.Call); ok && !inlined[d.Fn] {
-				plain = plain && isMacro(d.Fn) && plainCalls(d.Args)
-			}
-			return plain
-		})
-	}
-	return plain
-}
-
-// plainCalls reports whether args call only functions the compiler
-// inlines.
-func plainCalls(args []ir.Expr) bool {
-	plain := true
-	for _, a := range args {
-		ir.Walk(a, func(e ir.Expr) bool {
-			if d, ok := e.(*ir.Call); ok && !inlined[d.Fn] {
-				plain = false
+				plain = macros > 0 && isMacro(d.Fn) && plainArgs(d.Args, macros-1)
 			}
 			return plain
 		})
@@ -131,7 +116,7 @@ func minMaxForm(e ir.Expr) ir.Expr {
 				args[k] = x
 			}
 		}
-		if name := minMaxMacros[e.Fn]; name != "" && plainArgs(args) {
+		if name := minMaxMacros[e.Fn]; name != "" && plainArgs(args, 1) {
 			explicit := make([]ir.Expr, len(args))
 			for k, a := range args {
 				explicit[k] = a

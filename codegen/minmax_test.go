@@ -1,9 +1,6 @@
 package codegen
 
 import (
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -52,23 +49,8 @@ int main(void) {
   return 0;
 }
 `)
-	dir := t.TempDir()
-	c := filepath.Join(dir, "m.c")
-	if err := os.WriteFile(c, []byte(src.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	for _, flags := range [][]string{{"-O0"}, {"-O3", "-march=native", "-fopenmp-simd"}} {
-		exe := filepath.Join(dir, "m")
-		args := append(append([]string{}, flags...), "-o", exe, c, "-lm")
-		if out, err := exec.Command(cc, args...).CombinedOutput(); err != nil {
-			t.Fatalf("%v\n%s", err, out)
-		}
-		out, err := exec.Command(exe).Output()
-		if err != nil {
-			t.Fatal(err)
-		}
-		lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-		if got := lines[len(lines)-1]; got != "0" {
+		if got, out := compileRun(t, cc, src.String(), flags...); got != "0" {
 			t.Errorf("%v: %s results differ from the library's:\n%s", flags, got, out)
 		}
 	}
