@@ -397,51 +397,20 @@ func (s *solver) nonEmpty(known []poly.Constraint, l *Loop) bool {
 // and every access that moves is provably to another element wherever
 // the loop runs (known holds the enclosing facts and l's bounds).
 func (s *solver) registerArrays(p *ir.Program, l *Loop, known []poly.Constraint) []int {
-	type acc struct {
-		sub   []ir.Aff
-		moves bool
+	if !all(l.Body, isInstance) {
+		return nil
 	}
-	byArray := map[int][]acc{}
-	var order []int
-	for _, n := range l.Body {
-		in, ok := n.(*Instance)
-		if !ok {
-			return nil
-		}
-		for _, a := range p.Stmts[in.Stmt].Accesses {
-			if len(a.Index) == 0 {
-				continue
-			}
-			x := acc{sub: make([]ir.Aff, len(a.Index))}
-			for j, ix := range a.Index {
-				x.sub[j] = compose(ix, in.Iters)
-				x.moves = x.moves || (l.Level < len(x.sub[j].Iter) && x.sub[j].Iter[l.Level] != 0)
-			}
-			if _, seen := byArray[a.Array]; !seen {
-				order = append(order, a.Array)
-			}
-			byArray[a.Array] = append(byArray[a.Array], x)
-		}
-	}
+	order, byArray := loopAccesses(p, l)
 	var out []int
 	for _, a := range order {
-		var fixed [][]ir.Aff // the distinct elements of the accesses that do not move
-		ok := true
-		for _, x := range byArray[a] {
-			if x.moves || slices.ContainsFunc(fixed, func(f []ir.Aff) bool { return sameSubscripts(f, x.sub) }) {
-				continue
-			}
-			for _, f := range fixed {
-				ok = ok && s.distinct(known, f, x.sub)
-			}
-			fixed = append(fixed, x.sub)
-		}
-		if len(fixed) == 0 || len(fixed) > maxRegisterElems || !ok {
+		fixed := fixedElems(byArray[a])
+		if len(fixed) == 0 || len(fixed) > maxRegisterElems || !pairwiseDistinct(s, known, fixed) {
 			continue
 		}
+		ok := true
 		for _, x := range byArray[a] {
 			for _, f := range fixed {
-				if x.moves && !s.distinct(known, f, x.sub) {
+				if ok && x.moves && !s.distinct(known, f, x.sub) {
 					ok = false
 				}
 			}

@@ -290,6 +290,7 @@ var passes = []pass{
 	{name: "jam", fn: jamPass, code: true},
 	{name: "unroll", fn: unrollPass, code: true},
 	{name: "reductions", fn: reductionsPass, code: true},
+	{name: "collide", fn: collidePass, code: true},
 	{name: "print", fn: printPass, code: true},
 }
 
@@ -309,7 +310,9 @@ var order = []struct{ before, after, why string }{
 	{"parallel", "unroll", "an unroll hint goes only where no OpenMP mark is (a pragma between omp simd and its loop is an error)"},
 	{"jam", "reductions", "a loop jammed into its neighbours is no longer the reduction's loop: reductions are marked on the final loops"},
 	{"parallel", "reductions", "a reduction inside an OpenMP loop stays as it is"},
-	{"reductions", "print", "printing comes last"},
+	{"jam", "collide", "splitting an innermost loop at a collision leaves no perfect nest to jam, and the jammed copies' fixed elements collide where the loop's did"},
+	{"reductions", "collide", "a factored reduction's loop is printed whole, and MarkReductions finds the loops the schedule made"},
+	{"collide", "print", "printing comes last"},
 }
 
 // Optimize runs the passes on every region of f and returns the file with
@@ -601,6 +604,16 @@ func reductionsPass(s *region, opt *Options) error {
 		if n == 0 {
 			opt.note(s.Scop, "reduction at %s stays sequential: its loop was transformed", s.Prog.Stmts[s.reductions[k].Stmts[0]].Pos)
 		}
+	}
+	return nil
+}
+
+// collidePass splits innermost loops where an access that moves with the
+// counter names an element the loop otherwise keeps in a register
+// (codegen.SplitCollisions), with a note.
+func collidePass(s *region, opt *Options) error {
+	if n := codegen.SplitCollisions(s.Prog, s.tree); n > 0 {
+		opt.note(s.Scop, "%d innermost loop(s) split where a moving access meets an element the loop reads in place: the pieces keep it in a register", n)
 	}
 	return nil
 }
