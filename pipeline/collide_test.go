@@ -60,12 +60,18 @@ void k(double x[N][N]) {
 		order     Order
 		split     bool
 		register  string
+		note      string // a note the options must give, when set
 	}{
+		// By default, with arrays past the L2 cache: the schedule's
+		// only parallelism is a wavefront of (i, j) tiles inside k, and
+		// the original order stays.
+		{"floyd-default", strings.Replace(floyd, "N 300", "N 2000", 1), OrderRule, true, `int path_r\d* = path\[i\]\[k\];`,
+			"kept the original order: the new schedule is parallel only by a wavefront of tiles inside a sequential loop"},
 		// The schedule's wavefront, rows jammed: each copy's element.
-		{"floyd", floyd, OrderSchedule, true, `int path_r\d* = path\[t4 \+ 7\]\[t1\];`},
-		{"floyd-original", floyd, OrderOriginal, true, `int path_r\d* = path\[i\]\[k\];`},
-		{"down", down, OrderOriginal, true, `double x_r\d* = x\[i\]\[k\];`},
-		{"two-points", two, OrderOriginal, false, ""},
+		{"floyd", floyd, OrderSchedule, true, `int path_r\d* = path\[t4 \+ 7\]\[t1\];`, ""},
+		{"floyd-original", floyd, OrderOriginal, true, `int path_r\d* = path\[i\]\[k\];`, ""},
+		{"down", down, OrderOriginal, true, `double x_r\d* = x\[i\]\[k\];`, ""},
+		{"two-points", two, OrderOriginal, false, "", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f := parseSource(t, c.name+".c", c.src)
@@ -80,6 +86,9 @@ void k(double x[N][N]) {
 			split := strings.Contains(notes.String(), "split where a moving access meets")
 			if split != c.split {
 				t.Fatalf("split: %v, want %v; notes:\n%s\n%s", split, c.split, notes.String(), out)
+			}
+			if !strings.Contains(notes.String(), c.note) {
+				t.Errorf("no note %q; notes:\n%s", c.note, notes.String())
 			}
 			if c.split && !regexp.MustCompile(c.register).Match(out) {
 				t.Errorf("no register %s in:\n%s", c.register, out)
