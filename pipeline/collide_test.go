@@ -61,23 +61,28 @@ void k(double x[N][N]) {
 		split     bool
 		register  string
 		note      string // a note the options must give, when set
+		iss       bool   // Options.Split
 	}{
 		// By default, with arrays past the L2 cache: the schedule's
 		// only parallelism is a wavefront of (i, j) tiles inside k, and
 		// the original order stays.
 		{"floyd-default", strings.Replace(floyd, "N 300", "N 2000", 1), OrderRule, true, `int path_r\d* = path\[i\]\[k\];`,
-			"kept the original order: the new schedule is parallel only by a wavefront of tiles inside a sequential loop"},
+			"kept the original order: the new schedule is parallel only by a wavefront of tiles inside a sequential loop", false},
+		// With index-set splitting, the rows below and above k run in
+		// parallel loops of the original order.
+		{"floyd-iss", strings.Replace(floyd, "N 300", "N 2000", 1), OrderRule, true, `(?s)omp parallel for.*for \(int t2 = 0; t2 < t1; t2\+\+\) \{\s*\{\s*int path_r\d* = path\[t2\]\[t1\];`,
+			"split at i = k into 3 statements", true},
 		// The schedule's wavefront, rows jammed: each copy's element.
-		{"floyd", floyd, OrderSchedule, true, `int path_r\d* = path\[t4 \+ 7\]\[t1\];`, ""},
-		{"floyd-original", floyd, OrderOriginal, true, `int path_r\d* = path\[i\]\[k\];`, ""},
-		{"down", down, OrderOriginal, true, `double x_r\d* = x\[i\]\[k\];`, ""},
-		{"two-points", two, OrderOriginal, false, "", ""},
+		{"floyd", floyd, OrderSchedule, true, `int path_r\d* = path\[t4 \+ 7\]\[t1\];`, "", false},
+		{"floyd-original", floyd, OrderOriginal, true, `int path_r\d* = path\[i\]\[k\];`, "", false},
+		{"down", down, OrderOriginal, true, `double x_r\d* = x\[i\]\[k\];`, "", false},
+		{"two-points", two, OrderOriginal, false, "", "", false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f := parseSource(t, c.name+".c", c.src)
 			var notes bytes.Buffer
 			o := DefaultOptions()
-			o.Check, o.Notes = true, &notes
+			o.Check, o.Notes, o.Split = true, &notes, c.iss
 			o.Decide = []Decisions{{Order: c.order}}
 			out, err := Optimize(f, o)
 			if err != nil {

@@ -23,7 +23,7 @@ type Layout struct {
 
 // Describe returns the layout choices of region k of f (in file order)
 // when scheduled with each fusion policy of fusions, after the passes
-// before the schedule (reroll, expand) as opt says: those passes and the
+// before the schedule (reroll, expand, iss) as opt says: those passes and the
 // dependence analysis run once.
 func Describe(f *frontend.File, k int, opt Options, fusions []sched.Fusion) ([]*Layout, error) {
 	if k < 0 || k >= len(f.Scops) {

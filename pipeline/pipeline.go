@@ -14,6 +14,7 @@ import (
 	"nestor/expand"
 	"nestor/frontend"
 	"nestor/ir"
+	"nestor/iss"
 	"nestor/model"
 	"nestor/reroll"
 	"nestor/rfactor"
@@ -35,6 +36,11 @@ type Options struct {
 	// arrays when that makes a loop parallel (package expand; the CLI's
 	// --expand, on by default; needs Schedule). A note names each one.
 	Expand bool
+	// Split splits a statement's iterations where its loop-carried
+	// dependences start or end (package iss: floyd-warshall's rows at
+	// i = k), so that the pieces' loops carry none (the CLI's --iss, on
+	// by default; needs Schedule). A note names each split.
+	Split bool
 	// Schedule replaces the original order by an affine schedule from
 	// sched.Compute (the CLI's --schedule). Where the scheduler gives up,
 	// the region keeps its order and a note says why.
@@ -211,7 +217,7 @@ func (o *Options) decisions(k int) Decisions {
 // DefaultOptions returns what `nestor opt` does without flags: schedule,
 // tile and parallelize, with smart fusion.
 func DefaultOptions() Options {
-	return Options{Schedule: true, Expand: true, Tile: true, Parallel: true, UnrollJam: true, KeepCached: true, Rfactor: true,
+	return Options{Schedule: true, Expand: true, Split: true, Tile: true, Parallel: true, UnrollJam: true, KeepCached: true, Rfactor: true,
 		Pack: true, Machine: model.Host()}
 }
 
@@ -282,6 +288,7 @@ const GCPercent = 400
 var passes = []pass{
 	{name: "reroll", fn: rerollPass},
 	{name: "expand", fn: expandPass, keepsDeps: true},
+	{name: "iss", fn: issPass, keepsDeps: true},
 	{name: "schedule", fn: schedule},
 	{name: "rfactor", fn: factor},
 	{name: "build", fn: buildPass, code: true},
@@ -299,6 +306,8 @@ var passes = []pass{
 var order = []struct{ before, after, why string }{
 	{"reroll", "schedule", "rerolling recovers the loops a hand-unrolled body hid, which the scheduler then tiles, fuses and vectorizes; it works on the original loop tree (sibling statements, beta positions), which a schedule replaces"},
 	{"reroll", "expand", "expansion looks for temporaries assigned first in every iteration of a loop, and a hand-unrolled body hides the loop"},
+	{"expand", "iss", "a temporary expanded into an array no longer ties the iterations of its loop, which may leave nothing to split"},
+	{"iss", "schedule", "the scheduler and the original-order rules see the split pieces as statements of their own"},
 	{"expand", "schedule", "an expanded temporary no longer ties the iterations of its loop: the scheduler may then run them in parallel or move the loop inside"},
 	{"schedule", "rfactor", "rfactor factors the loops of the final schedule, and only those it leaves sequential"},
 	{"rfactor", "build", "code is built from the final program: every program pass comes first"},
@@ -846,6 +855,29 @@ func (s *region) dependences() (*deps.Graph, error) {
 		s.graph = g
 	}
 	return s.graph, nil
+}
+
+// issPass splits statements where their carried dependences start or end
+// (iss.Program), with a note per split.
+func issPass(s *region, opt *Options) error {
+	if !opt.Split || !opt.Schedule || s.dec.Order == OrderOriginal {
+		return nil
+	}
+	g, err := s.dependences()
+	if err != nil {
+		return err
+	}
+	p, splits := iss.Program(s.Prog, g)
+	if len(splits) == 0 {
+		return nil
+	}
+	for _, sp := range splits {
+		st := p.Stmts[sp.Stmt]
+		opt.note(s.Scop, "%s at %s split at %s = %s into %d statements: the dependences its %s loop carries all start or end there", st.Name, st.Pos,
+			st.Iters[sp.Level], ir.FormatAff(sp.At, ir.StmtNames(p, st)), 1+len(sp.New), st.Iters[sp.Level])
+	}
+	s.Prog, s.graph = p, nil
+	return nil
 }
 
 // expandPass expands the scalar temporaries of the region whose loop then

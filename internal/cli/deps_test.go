@@ -95,7 +95,7 @@ func TestDepsBefore(t *testing.T) {
 		t.Errorf("--before schedule: %d dependences, want fewer than the %d as written (temp2 expanded)", n, written)
 	}
 	code, _, errw := nestor(t, "deps", "../../testdata/kernels/symm.c", "--before", "print")
-	if code != 2 || !strings.Contains(errw, "reroll, expand, schedule, rfactor") {
+	if code != 2 || !strings.Contains(errw, "reroll, expand, iss, schedule, rfactor") {
 		t.Errorf("--before print: exit %d, %q", code, errw)
 	}
 }

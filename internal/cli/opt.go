@@ -35,6 +35,7 @@ type SourceFlags struct {
 	forkOnce        bool
 	pack            bool
 	expand          bool
+	iss             bool
 	schedBudget     float64
 }
 
@@ -57,6 +58,7 @@ func (s *SourceFlags) RegisterOpt(fs *flag.FlagSet) {
 	fs.BoolVar(&s.forkOnce, "fork-once", false, "fork one team of threads around a sequential loop whose statements all run in parallel loops (a stencil's time steps), which then share each loop's iterations and meet at its barrier, instead of forking once per iteration")
 	fs.BoolVar(&s.share, "share", false, "print straight-line bodies (the copies of unrolled statements) with the subexpressions they repeat computed once, in const temporaries, and the patterns they repeat with differences outlined into local macros (anti-unification, as nestor outline does)")
 	fs.BoolVar(&s.schedule, "schedule", true, "compute an affine schedule (Pluto-style); --schedule=false keeps the original order and turns off what follows")
+	fs.BoolVar(&s.iss, "iss", true, "split a statement's iterations where all the dependences one of its loops carries start or end (index-set splitting: floyd-warshall's rows at i = k), so that the pieces' loops carry none and may run in parallel; the pieces run the same instances in the same order")
 	fs.BoolVar(&s.expand, "expand", true, "expand scalar temporaries that only the region uses into arrays along the loop whose iterations each assign them first, when that makes the loop parallel (symm's temp2: the loop can then run in parallel or move inside); with --parallel, give a scratch array that every iteration of a loop fills before reading it a copy per iteration, its final values copied out, when that makes the loop parallel (doitgen's sum)")
 	fs.BoolVar(&s.tile, "tile", true, "tile the permutable bands of the schedule")
 	fs.BoolVar(&s.notile, "notile", false, "do not tile (same as --tile=false)")
@@ -80,7 +82,7 @@ func (s *SourceFlags) Options(w io.Writer) (pipeline.Options, error) {
 		Align: s.align, Tile: s.schedule && s.tile && !s.notile, Parallel: s.schedule && s.parallel && !s.nopar,
 		UnrollJam: s.schedule && s.unrollJam, KeepCached: s.keepCached,
 		Rfactor: !s.norfactor, AssocMath: s.assocMath, Wrap: s.wrap, Reroll: s.reroll, Share: s.share, ForkOnce: s.forkOnce, Pack: s.pack,
-		Expand: s.schedule && s.expand, Machine: model.Host()}
+		Expand: s.schedule && s.expand, Split: s.schedule && s.iss, Machine: model.Host()}
 	if s.schedBudget < 1 || s.schedBudget > 1e15 {
 		return o, UsageError{fmt.Sprintf("--sched-budget %g: want a number of work units between 1 and 1e15", s.schedBudget)}
 	}

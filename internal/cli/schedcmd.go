@@ -18,7 +18,7 @@ One line per statement, isl style: the statement's counters mapped to the
 time dimensions (constant dimensions order statements: fusion and
 distribution), then the dimensions that carry no dependence (parallel),
 then the loops nestor opt writes with the same flags (the same passes:
-reroll, expand, the schedule and its layout). When the scheduler gives
+reroll, expand, index-set splitting, the schedule and its layout). When the scheduler gives
 up, or opt keeps an original order, the reason is printed.
 
 With --tree, the schedule as a schedule tree, in the YAML-like text isl
