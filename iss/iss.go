@@ -272,13 +272,23 @@ func clone(p *ir.Program) *ir.Program {
 	return &q
 }
 
-// cloneStmt returns a copy of st whose domain and beta vector may be
-// changed without changing st (the accesses and body are shared: nothing
-// here changes them).
+// cloneStmt returns a copy of st whose domain, beta vector and accesses
+// may be changed without changing st (the body, which names accesses by
+// index, is shared).
 func cloneStmt(st *ir.Stmt) *ir.Stmt {
 	c := *st
 	c.Beta = slices.Clone(st.Beta)
+	c.Dir = slices.Clone(st.Dir)
+	c.Iters = slices.Clone(st.Iters)
 	c.Domain = ir.Domain{Divs: slices.Clone(st.Domain.Divs), Cons: slices.Clone(st.Domain.Cons)}
+	c.Accesses = make([]*ir.Access, len(st.Accesses))
+	for k, a := range st.Accesses {
+		idx := make([]ir.Aff, len(a.Index))
+		for j, x := range a.Index {
+			idx[j] = x.Clone()
+		}
+		c.Accesses[k] = &ir.Access{Array: a.Array, Write: a.Write, Index: idx}
+	}
 	return &c
 }
 
