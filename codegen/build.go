@@ -125,15 +125,15 @@ func (st *stmtInfo) addBound(c ir.Constraint, k int) {
 	a := c.Iter[k]
 	rest := truncate(c.Aff, k)
 	if c.Eq && a < 0 {
-		a, rest = -a, neg(rest)
+		a, rest = -a, rest.Neg()
 	}
 	lv := &st.lvl[k]
 	switch {
 	case c.Eq:
-		lv.lower = append(lv.lower, normBound(neg(rest), a, true))
-		lv.upper = append(lv.upper, normBound(neg(rest), a, false))
+		lv.lower = append(lv.lower, normBound(rest.Neg(), a, true))
+		lv.upper = append(lv.upper, normBound(rest.Neg(), a, false))
 	case a > 0:
-		lv.lower = append(lv.lower, normBound(neg(rest), a, true))
+		lv.lower = append(lv.lower, normBound(rest.Neg(), a, true))
 	default:
 		lv.upper = append(lv.upper, normBound(rest, -a, false))
 	}
@@ -149,7 +149,7 @@ func (st *stmtInfo) addBound(c ir.Constraint, k int) {
 func relax(c ir.Constraint, divs []ir.Div) []ir.Constraint {
 	sides := []ir.Aff{c.Aff}
 	if c.Eq {
-		sides = append(sides, neg(c.Aff))
+		sides = append(sides, c.Aff.Neg())
 	}
 	var out []ir.Constraint
 	for _, e := range sides {
@@ -203,7 +203,7 @@ func (st *stmtInfo) addCongruence(num ir.Aff, den int64) {
 	// i + rest ≡ 0, so i ≡ -rest.
 	anchor := truncate(num, k)
 	if a == 1 {
-		anchor = neg(anchor)
+		anchor = anchor.Neg()
 	}
 	lv := &st.lvl[k]
 	lv.strides = append(lv.strides, stride{anchor: anchor, mod: den, cond: g})
@@ -240,7 +240,7 @@ func congruence(c ir.Constraint, divs []ir.Div) (num ir.Aff, den int64, ok bool)
 	rest := c.Aff.Clone()
 	x := rest.Local[l]
 	rest.Local[l] = 0
-	if x == -dv.Den && rest.Equal(dv.Num) || x == dv.Den && neg(rest).Equal(dv.Num) {
+	if x == -dv.Den && rest.Equal(dv.Num) || x == dv.Den && rest.Neg().Equal(dv.Num) {
 		return dv.Num, dv.Den, true
 	}
 	return ir.Aff{}, 0, false
@@ -523,7 +523,7 @@ func boundCond(b Bound, k int, lower bool) Cond {
 	a := truncate(b.Aff, k+1)
 	a.Iter[k] = -b.Den
 	if lower {
-		a = neg(a)
+		a = a.Neg()
 	}
 	return Cond{Aff: a}
 }
@@ -593,7 +593,7 @@ next:
 
 // congruent reports whether a ≡ b (mod m) for all values of the variables.
 func congruent(a, b ir.Aff, m int64) bool {
-	d := sub(a, b)
+	d := a.Sub(b)
 	if (d.Const % m) != 0 {
 		return false
 	}
@@ -648,32 +648,6 @@ func truncateDivs(divs []ir.Div, n int) []ir.Div {
 			num.Local = dv.Num.Local
 		}
 		out[l] = ir.Div{Num: num, Den: dv.Den}
-	}
-	return out
-}
-
-func neg(a ir.Aff) ir.Aff {
-	b := a.Clone()
-	for _, xs := range [][]int64{b.Iter, b.Param, b.Local} {
-		for j := range xs {
-			xs[j] = -xs[j]
-		}
-	}
-	b.Const = -b.Const
-	return b
-}
-
-// sub returns a - b; the result has the longer of their coefficient lists.
-func sub(a, b ir.Aff) ir.Aff {
-	d := ir.Aff{Iter: subPad(a.Iter, b.Iter), Param: subPad(a.Param, b.Param), Local: subPad(a.Local, b.Local), Const: a.Const - b.Const}
-	return d
-}
-
-func subPad(a, b []int64) []int64 {
-	out := make([]int64, max(len(a), len(b)))
-	copy(out, a)
-	for j, x := range b {
-		out[j] -= x
 	}
 	return out
 }

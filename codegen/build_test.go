@@ -69,7 +69,7 @@ func (b *progBuilder) stmt(iters string, beta []int, domain, body string) *progB
 			// lhs ≡ rhs (mod m): q = ⌊(lhs - rhs)/m⌋ and lhs - rhs - m·q = 0.
 			m := ps.int()
 			ps.expect("=")
-			num := sub(lhs, ps.aff())
+			num := lhs.Sub(ps.aff())
 			ps.end()
 			eq := num.Clone()
 			eq.Local[len(s.Domain.Divs)] = -m
@@ -83,17 +83,17 @@ func (b *progBuilder) stmt(iters string, beta []int, domain, body string) *progB
 			var c ir.Constraint
 			switch op {
 			case "<=":
-				c.Aff = sub(rhs, lhs)
+				c.Aff = rhs.Sub(lhs)
 			case "<":
-				c.Aff = sub(rhs, lhs)
+				c.Aff = rhs.Sub(lhs)
 				c.Const--
 			case ">=":
-				c.Aff = sub(lhs, rhs)
+				c.Aff = lhs.Sub(rhs)
 			case ">":
-				c.Aff = sub(lhs, rhs)
+				c.Aff = lhs.Sub(rhs)
 				c.Const--
 			case "=", "==":
-				c.Aff, c.Eq = sub(lhs, rhs), true
+				c.Aff, c.Eq = lhs.Sub(rhs), true
 			default:
 				b.t.Fatalf("%q: operator %q", part, op)
 			}

@@ -88,11 +88,10 @@ func (c *collider) split(l *Loop, known, inner []poly.Constraint) []Node {
 		len(l.Body) > maxCollideInstances || !all(l.Body, isInstance) {
 		return nil
 	}
-	e, ok := c.point(l, inner)
+	at, ok := c.point(l, inner)
 	if !ok {
 		return nil
 	}
-	at := ir.Aff{Iter: e.Iter, Param: e.Param, Const: e.Const}
 	below, above := copyLoop(l), copyLoop(l)
 	below.Body, above.Body = cloneInstances(l.Body), cloneInstances(l.Body)
 	last := at.Clone()
@@ -110,10 +109,10 @@ func (c *collider) split(l *Loop, known, inner []poly.Constraint) []Node {
 	leaves := all(l.Lower, plainBound) && all(l.Upper, plainBound)
 	if leaves {
 		for _, b := range l.Lower {
-			conds = append(conds, Cond{Aff: sub(at, b.Aff)}) // e ≥ lower
+			conds = append(conds, Cond{Aff: at.Sub(b.Aff)}) // e ≥ lower
 		}
 		for _, b := range l.Upper {
-			conds = append(conds, Cond{Aff: sub(b.Aff, at)}) // e ≤ upper
+			conds = append(conds, Cond{Aff: b.Aff.Sub(at)}) // e ≤ upper
 		}
 		conds = slices.DeleteFunc(conds, func(d Cond) bool { return c.s.guardImplied(known, d) })
 		mid.Lower, mid.Upper = []Bound{{Aff: at.Clone(), Den: 1}}, []Bound{{Aff: at.Clone(), Den: 1}}
@@ -198,7 +197,7 @@ func (c *collider) point(l *Loop, inner []poly.Constraint) (ir.Aff, bool) {
 // counters and the parameters.
 func collision(f, x []ir.Aff, k int) (ir.Aff, bool) {
 	for j := range x {
-		d := sub(x[j], f[j])
+		d := x[j].Sub(f[j])
 		if usesLocals(d) || k >= len(d.Iter) || (d.Iter[k] != 1 && d.Iter[k] != -1) || !allZero(d.Iter[k+1:]) {
 			continue
 		}
@@ -207,7 +206,7 @@ func collision(f, x []ir.Aff, k int) (ir.Aff, bool) {
 		r.Iter[k] = 0
 		r.Local = nil
 		if a == 1 {
-			return neg(r), true // t + r = 0
+			return r.Neg(), true // t + r = 0
 		}
 		return r, true // −t + r = 0
 	}

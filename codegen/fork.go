@@ -426,7 +426,7 @@ func (pr *printer) tripForm(loop *Loop, from int) (c int64, expr string, form co
 				continue
 			}
 			if lo.Den == 1 && up.Den == 1 {
-				d := sub(up.Aff, lo.Aff)
+				d := up.Aff.Sub(lo.Aff)
 				if d.IsConst() {
 					if n := d.Const/step + 1; best < 0 || n < best {
 						best = n

@@ -586,7 +586,7 @@ func packable(orig *ir.Program, s int, liveIn func(a int) bool) (*Packed, bool) 
 			if seenLo[d] {
 				return nil, false
 			}
-			seenLo[d], pk.Lower[d] = true, neg(bound)
+			seenLo[d], pk.Lower[d] = true, bound.Neg()
 		} else { // b − x ≥ 0: x ≤ b
 			if seenHi[d] {
 				return nil, false

@@ -336,7 +336,7 @@ func (pr *printer) node(n Node, depth int) {
 			// Aff ≥ 0 and -Aff ≥ 0 read better as Aff = 0.
 			for m := j + 1; m < len(n.Conds); m++ {
 				d := n.Conds[m]
-				if !paired[m] && !c.Eq && !d.Eq && c.Mod == 0 && d.Mod == 0 && !usesLocals(c.Aff) && !usesLocals(d.Aff) && c.Aff.Equal(neg(d.Aff)) {
+				if !paired[m] && !c.Eq && !d.Eq && c.Mod == 0 && d.Mod == 0 && !usesLocals(c.Aff) && !usesLocals(d.Aff) && c.Aff.Equal(d.Aff.Neg()) {
 					paired[m], c.Eq = true, true
 					break
 				}
@@ -623,7 +623,7 @@ func (pr *printer) loop(l *Loop, depth int) {
 	if !l.NonEmpty {
 		test := pr.bound(l.Lower, true) + " <= " + pr.bound(l.Upper, false)
 		if lo, up := l.Lower[0], l.Upper[0]; len(l.Lower) == 1 && len(l.Upper) == 1 && len(lo.Of) == 0 && len(up.Of) == 0 && lo.Den == 1 && up.Den == 1 {
-			test = pr.cond(Cond{Aff: sub(up.Aff, lo.Aff)})
+			test = pr.cond(Cond{Aff: up.Aff.Sub(lo.Aff)})
 		}
 		open = "if (" + test + ") {"
 	}
@@ -855,7 +855,7 @@ func (pr *printer) cond(c Cond) string {
 		return fmt.Sprintf("%s %% %d == 0", s, c.Mod)
 	}
 	lhs := ir.Aff{Iter: make([]int64, len(c.Aff.Iter)), Param: make([]int64, len(c.Aff.Param)), Local: make([]int64, len(c.Aff.Local))}
-	rhs := neg(c.Aff)
+	rhs := c.Aff.Neg()
 	var coef int64
 	move := func(xs, ys []int64, k int) {
 		coef, xs[k], ys[k] = -ys[k], -ys[k], 0
@@ -884,7 +884,7 @@ func (pr *printer) cond(c Cond) string {
 	case c.Eq:
 		op = "=="
 	case coef < 0:
-		lhs, rhs, op = neg(lhs), neg(rhs), "<="
+		lhs, rhs, op = lhs.Neg(), rhs.Neg(), "<="
 	}
 	if coef == 1 || coef == -1 {
 		switch {

@@ -732,7 +732,7 @@ func (pr *printer) forkCond(l *Loop) (cond string, never bool) {
 	}
 	if lo, up := lower, upper; len(lo) == 1 && len(up) == 1 && lo[0].Of == nil && up[0].Of == nil && lo[0].Den == 1 && up[0].Den == 1 {
 		// up - lo + 1 ≥ minForkTrip, as a guard.
-		d := sub(up[0].Aff, lo[0].Aff)
+		d := up[0].Aff.Sub(lo[0].Aff)
 		d.Const -= minForkTrip - 1
 		if d.IsConst() {
 			return "", d.Const < 0

@@ -80,7 +80,7 @@ func (pr *printer) reversed(l *Loop, r *ir.Reduction) *Loop {
 func negBounds(bs []Bound) []Bound {
 	out := make([]Bound, len(bs))
 	for k, b := range bs {
-		out[k] = Bound{Aff: neg(b.Aff), Den: b.Den, Of: negBounds(b.Of), Min: !b.Min}
+		out[k] = Bound{Aff: b.Aff.Neg(), Den: b.Den, Of: negBounds(b.Of), Min: !b.Min}
 		if len(b.Of) == 0 {
 			out[k].Min = false
 			out[k].Of = nil

@@ -93,7 +93,7 @@ func sameSubscripts(a, b []ir.Aff) bool {
 		return false
 	}
 	for k := range a {
-		if !sub(a[k], b[k]).IsConst() || sub(a[k], b[k]).Const != 0 {
+		if !a[k].Sub(b[k]).IsConst() || a[k].Sub(b[k]).Const != 0 {
 			return false
 		}
 	}

@@ -190,7 +190,7 @@ func (s *solver) onlyNonEmpty(known []poly.Constraint, c Cond, body []Node) bool
 		return false
 	}
 	rows := slices.Clone(known)
-	not := neg(c.Aff)
+	not := c.Aff.Neg()
 	not.Const--
 	rows = append(rows, toPoly(not, false, s.depth, s.np))
 	for _, lo := range l.Lower {
@@ -198,7 +198,7 @@ func (s *solver) onlyNonEmpty(known []poly.Constraint, c Cond, body []Node) bool
 			if len(lo.Of) > 0 || len(up.Of) > 0 || lo.Den != 1 || up.Den != 1 || usesLocals(lo.Aff) || usesLocals(up.Aff) {
 				return false
 			}
-			rows = append(rows, toPoly(sub(up.Aff, lo.Aff), false, s.depth, s.np))
+			rows = append(rows, toPoly(up.Aff.Sub(lo.Aff), false, s.depth, s.np))
 		}
 	}
 	return s.empty(rows, true)
@@ -210,7 +210,7 @@ func (s *solver) refuted(known []poly.Constraint, c Cond) bool {
 	if c.Eq || c.Mod > 0 || usesLocals(c.Aff) {
 		return false
 	}
-	not := neg(c.Aff)
+	not := c.Aff.Neg()
 	not.Const--
 	return s.guardImplied(known, Cond{Aff: not})
 }
@@ -237,7 +237,7 @@ func (s *solver) implies(known []poly.Constraint, c Cond, integer bool) bool {
 		if impliedByOne(known, toPoly(a, false, s.depth, s.np)) {
 			return true
 		}
-		not := toPoly(neg(a), false, s.depth, s.np)
+		not := toPoly(a.Neg(), false, s.depth, s.np)
 		not.Coef[len(not.Coef)-1]--
 		rows := append(connected(known, not), not)
 		return s.empty(rows, false) || integer && s.empty(rows, true)
@@ -245,7 +245,7 @@ func (s *solver) implies(known []poly.Constraint, c Cond, integer bool) bool {
 	if !holds(c.Aff) {
 		return false
 	}
-	return !c.Eq || holds(neg(c.Aff))
+	return !c.Eq || holds(c.Aff.Neg())
 }
 
 // connected returns the known constraints that share a variable with q,
@@ -345,7 +345,7 @@ func boundRows(bs []Bound, k int, lower bool, depth, np int) []poly.Constraint {
 			// a disjunction: no conjunctive fact
 		case !usesLocals(b.Aff):
 			// lower: den·i ≥ aff, i.e. den·i − aff ≥ 0; upper: aff − den·i ≥ 0.
-			a := neg(b.Aff)
+			a := b.Aff.Neg()
 			if !lower {
 				a = b.Aff
 			}
@@ -382,7 +382,7 @@ func (s *solver) nonEmpty(known []poly.Constraint, l *Loop) bool {
 			if len(lo.Of) > 0 || len(up.Of) > 0 || lo.Den != 1 || up.Den != 1 || usesLocals(lo.Aff) || usesLocals(up.Aff) {
 				return false
 			}
-			if !s.guardImplied(known, Cond{Aff: sub(up.Aff, lo.Aff)}) {
+			if !s.guardImplied(known, Cond{Aff: up.Aff.Sub(lo.Aff)}) {
 				return false
 			}
 		}
@@ -431,7 +431,7 @@ const maxRegisterElems = 32
 func (s *solver) distinct(known []poly.Constraint, a, b []ir.Aff) bool {
 	rows := slices.Clone(known)
 	for k := range a {
-		d := sub(a[k], b[k])
+		d := a[k].Sub(b[k])
 		if usesLocals(d) {
 			return false
 		}
@@ -699,7 +699,7 @@ func (s *solver) atLeast(known []poly.Constraint, x, y Bound, depth int) bool {
 		if usesLocals(x.Aff) || usesLocals(y.Aff) {
 			return false
 		}
-		diff := sub(scale(x.Aff, y.Den), scale(y.Aff, x.Den))
+		diff := scale(x.Aff, y.Den).Sub(scale(y.Aff, x.Den))
 		return s.rationalImplied(known, Cond{Aff: diff})
 	case depth == 0:
 		return false

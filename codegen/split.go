@@ -126,10 +126,10 @@ func splitAt(q *Loop, c Cond) (lo, hi *Loop) {
 	lo, hi = copyLoop(q), copyLoop(q)
 	if a > 0 {
 		// Holds from t ≥ ⌈−r/a⌉: false below, true above.
-		below := neg(r)
+		below := r.Neg()
 		below.Const--
 		lo.Upper = append(slices.Clone(q.Upper), normBound(below, a, false))
-		hi.Lower = append(slices.Clone(q.Lower), normBound(neg(r), a, true))
+		hi.Lower = append(slices.Clone(q.Lower), normBound(r.Neg(), a, true))
 		lo.Body, hi.Body = withGuard(q.Body, c, false), withGuard(q.Body, c, true)
 	} else {
 		// Holds up to t ≤ ⌊r/−a⌋: true below, false above.

@@ -46,6 +46,31 @@ func (a Aff) Innermost() int {
 	return -1
 }
 
+// Neg returns −a.
+func (a Aff) Neg() Aff {
+	b := a.Clone()
+	for _, xs := range [][]int64{b.Iter, b.Param, b.Local} {
+		for k := range xs {
+			xs[k] = -xs[k]
+		}
+	}
+	b.Const = -b.Const
+	return b
+}
+
+// Sub returns a − b, with the longer of their coefficient lists.
+func (a Aff) Sub(b Aff) Aff {
+	pad := func(x, y []int64) []int64 {
+		out := make([]int64, max(len(x), len(y)))
+		copy(out, x)
+		for k, v := range y {
+			out[k] -= v
+		}
+		return out
+	}
+	return Aff{Iter: pad(a.Iter, b.Iter), Param: pad(a.Param, b.Param), Local: pad(a.Local, b.Local), Const: a.Const - b.Const}
+}
+
 // Equal reports whether a and b are the same form (missing trailing
 // coefficients count as zero).
 func (a Aff) Equal(b Aff) bool {

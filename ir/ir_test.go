@@ -240,3 +240,18 @@ func TestFormatDomainDiv(t *testing.T) {
 		t.Errorf("got %s, want %s", got, want)
 	}
 }
+
+// TestAffNegSub checks −a and a − b on forms of different lengths.
+func TestAffNegSub(t *testing.T) {
+	a := Aff{Iter: []int64{1, -2}, Param: []int64{3}, Const: 4}
+	b := Aff{Iter: []int64{1, 0, 5}, Local: []int64{2}, Const: -1}
+	if got, want := a.Neg(), (Aff{Iter: []int64{-1, 2}, Param: []int64{-3}, Const: -4}); !got.Equal(want) {
+		t.Errorf("-a = %+v, want %+v", got, want)
+	}
+	if a.Iter[1] != -2 {
+		t.Errorf("Neg changed a: %+v", a)
+	}
+	if got, want := a.Sub(b), (Aff{Iter: []int64{0, -2, -5}, Param: []int64{3}, Local: []int64{-2}, Const: 5}); !got.Equal(want) {
+		t.Errorf("a - b = %+v, want %+v", got, want)
+	}
+}

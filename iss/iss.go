@@ -128,7 +128,7 @@ func candidates(st *ir.Stmt, lvl int) []ir.Aff {
 				continue
 			}
 			for q := range a.Index {
-				d := diff(a.Index[q], b.Index[q])
+				d := a.Index[q].Sub(b.Index[q])
 				if lvl >= len(d.Iter) || (d.Iter[lvl] != 1 && d.Iter[lvl] != -1) || slices.ContainsFunc(d.Iter[lvl+1:], nonZero) || slices.ContainsFunc(d.Local, nonZero) {
 					continue
 				}
@@ -137,7 +137,7 @@ func candidates(st *ir.Stmt, lvl int) []ir.Aff {
 				c := at.Iter[lvl]
 				at.Iter[lvl] = 0
 				if c == 1 {
-					at = negate(at)
+					at = at.Neg()
 				}
 				at.Local = nil
 				if !slices.ContainsFunc(out, at.Equal) {
@@ -208,9 +208,9 @@ func nonEmpty(p *ir.Program, st *ir.Stmt, lvl int, at ir.Aff, w *poly.Work) ([3]
 func pieceCons(d, lvl int, at ir.Aff) [3]ir.Constraint {
 	h := at.Clone() // at − t
 	h.Iter = append(h.Iter, make([]int64, max(0, d-len(h.Iter)))...)
-	h = negate(h)
+	h = h.Neg()
 	h.Iter[lvl] = 1 // t − at
-	below := negate(h)
+	below := h.Neg()
 	below.Const-- // at − t − 1 ≥ 0
 	above := h.Clone()
 	above.Const-- // t − at − 1 ≥ 0
@@ -290,29 +290,6 @@ func cloneStmt(st *ir.Stmt) *ir.Stmt {
 		c.Accesses[k] = &ir.Access{Array: a.Array, Write: a.Write, Index: idx}
 	}
 	return &c
-}
-
-func diff(a, b ir.Aff) ir.Aff {
-	pad := func(x, y []int64) []int64 {
-		out := make([]int64, max(len(x), len(y)))
-		copy(out, x)
-		for k, v := range y {
-			out[k] -= v
-		}
-		return out
-	}
-	return ir.Aff{Iter: pad(a.Iter, b.Iter), Param: pad(a.Param, b.Param), Local: pad(a.Local, b.Local), Const: a.Const - b.Const}
-}
-
-func negate(a ir.Aff) ir.Aff {
-	b := a.Clone()
-	for _, xs := range [][]int64{b.Iter, b.Param, b.Local} {
-		for k := range xs {
-			xs[k] = -xs[k]
-		}
-	}
-	b.Const = -b.Const
-	return b
 }
 
 func nonZero(x int64) bool { return x != 0 }

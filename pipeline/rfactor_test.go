@@ -40,6 +40,22 @@ func parseSource(t *testing.T, name, src string) *frontend.File {
 	return f
 }
 
+// expectOriginal runs the optimized text out against the original file f
+// (check.Compare with opt) and fails the test when the comparison cannot
+// be made or the results differ.
+func expectOriginal(t *testing.T, f *frontend.File, out []byte, opt check.Options) {
+	t.Helper()
+	res, err := check.Compare(context.Background(), f, nil, out, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Match {
+		var b bytes.Buffer
+		res.Format(&b)
+		t.Errorf("results differ:\n%s\ncode:\n%s", b.String(), out)
+	}
+}
+
 // TestReductions optimizes every kernel of testdata/reductions with the
 // shipped tables, checks that each of its reductions is factored, and runs the result against the
 // original with one, two and three threads (24 chunks of iterations,
