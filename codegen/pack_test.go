@@ -284,3 +284,39 @@ func built(t *testing.T, name, src string) (*ir.Program, *Block) {
 	}
 	return p, b
 }
+
+// TestPackRegisterBlock: a product of one term keeps an MR×NR block of
+// two vectors per row; a sum of products (syr2k's) one vector per row and
+// more rows, so that each broadcast factor feeds one multiply (AVX-512
+// folds it into the instruction) and the accumulators with both terms'
+// Y vectors fit the registers.
+func TestPackRegisterBlock(t *testing.T) {
+	for _, c := range []struct {
+		body    string
+		vector  int
+		mr, nr  int
+		printed string
+	}{
+		{"C[i][j] += A[i][k] * B[k][j];", 64, packMR, 16, "6x16 register block"},
+		{"C[i][j] += A[i][k] * B[k][j] + B[i][k] * A[k][j];", 64, packTermsMR, 8, "8x8 register block"},
+		{"C[i][j] += A[i][k] * B[k][j] + B[i][k] * A[k][j];", 32, packTermsMR, 4, "8x4 register block"},
+	} {
+		src := "void f(int n, double C[n][n], double A[n][n], double B[n][n]) {\n#pragma scop\n  for (int i = 0; i < n; i++)\n    for (int j = 0; j < n; j++)\n      for (int k = 0; k < n; k++)\n        " +
+			c.body + "\n#pragma endscop\n}\n"
+		p, b := built(t, "f.c", src)
+		if got := Pack(b, p, p, PackOptions{VectorBytes: c.vector}); len(got) != 1 {
+			t.Fatalf("%s: %d statements packed, want 1", c.body, len(got))
+		}
+		pk := b.Body[0].(*Packed)
+		if pk.MR != c.mr || pk.NR != c.nr || pk.MC%pk.MR != 0 {
+			t.Errorf("%s, %d-byte vectors: %dx%d register block in blocks of %d rows, want %dx%d dividing them", c.body, c.vector, pk.MR, pk.NR, pk.MC, c.mr, c.nr)
+		}
+		var out strings.Builder
+		if err := PrintC(&out, p, b, "  "); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out.String(), c.printed) {
+			t.Errorf("%s: no %q in:\n%s", c.body, c.printed, out.String())
+		}
+	}
+}

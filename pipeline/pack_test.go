@@ -38,7 +38,10 @@ func TestPack(t *testing.T) {
 		{"symm", 2, "SMALL_DATASET", true}, {"symm/fork", 2, "M=97 N=130 NESTOR_PACK_FORK_WORK=0", true},
 		// The team forks below NESTOR_PACK_FORK_WORK here, so that 2
 		// threads share the row blocks.
-		{"gemm/long-k", 1, "NI=100 NJ=40 NK=600 NESTOR_PACK_FORK_WORK=0", true}, {"syrk/long-k", 1, "N=110 M=600 NESTOR_PACK_FORK_WORK=0", true}} {
+		{"gemm/long-k", 1, "NI=100 NJ=40 NK=600 NESTOR_PACK_FORK_WORK=0", true}, {"syrk/long-k", 1, "N=110 M=600 NESTOR_PACK_FORK_WORK=0", true},
+		// Two terms: one-vector register blocks of 8 rows, 110 rows
+		// shared by 2 threads, edge blocks on the diagonal and at the end.
+		{"syr2k/long-k", 1, "N=110 M=300 NESTOR_PACK_FORK_WORK=0", true}} {
 		kernel, _, _ := strings.Cut(c.name, "/")
 		defines := strings.Fields(c.dataset)
 		t.Run(c.name, func(t *testing.T) {
