@@ -120,9 +120,21 @@ func (pr *printer) workEstimate(l *Loop, from int, least int64) (need int64, fac
 
 // workForms is workEstimate with the form of each factor.
 func (pr *printer) workForms(l *Loop, from int, least int64) (need int64, factors []string, forms []countForm, never, partial bool) {
+	return pr.chainWork(l, from, least, false)
+}
+
+// chainWork is workForms; with mid, a loop of the chain whose bounds read
+// an outer counter of the chain counts as midTrip estimates it (its forms
+// are then not all set: for workClause only).
+func (pr *printer) chainWork(l *Loop, from int, least int64, mid bool) (need int64, factors []string, forms []countForm, never, partial bool) {
 	konst := int64(1)
+	var chain []*Loop
 	add := func(loop *Loop) {
 		c, expr, form, ok := pr.tripForm(loop, from)
+		if !ok && mid {
+			c, expr, ok = pr.midTrip(loop, from, chain)
+		}
+		chain = append(chain, loop)
 		switch {
 		case !ok:
 			partial = true
@@ -136,8 +148,15 @@ func (pr *printer) workForms(l *Loop, from int, least int64) (need int64, factor
 		}
 	}
 	add(l)
-	for inner := pr.widestLoop(l.Body, from); inner != nil && konst > 0 && konst < least<<20; inner = pr.widestLoop(inner.Body, from) {
+	var within []*Loop // the chain, for midTrip; nil without mid
+	if mid {
+		within = chain
+	}
+	for inner := pr.widestLoop(l.Body, from, within); inner != nil && konst > 0 && konst < least<<20; inner = pr.widestLoop(inner.Body, from, within) {
 		add(inner)
+		if mid {
+			within = chain
+		}
 	}
 	switch {
 	case konst == 0:
@@ -155,8 +174,9 @@ func (pr *printer) workForms(l *Loop, from int, least int64) (need int64, factor
 // need, computed in double (a product of int trip counts may overflow
 // int). A clause need not be affine: nestor reads its own output back as
 // code, and ignores pragmas. never reports that the work is a constant
-// below minForkWork. Where a loop under l has no usable trip count (the
-// estimate would count it once), a single fork is cheaper than the
+// below minForkWork. A loop under l whose bounds read counters of l or of
+// loops inside it (a triangle's j <= i) counts as midTrip estimates it;
+// where one has no estimate even so, a single fork is cheaper than the
 // parallelism a low estimate would lose: no work test. In every case the
 // loop forks only for two iterations or more: one tile of a small
 // problem is nothing to share, and waking a sleeping team (OpenMP's
@@ -175,8 +195,17 @@ func (pr *printer) workClause(l *Loop) (clause string, never bool) {
 		conds = append(conds, fmt.Sprintf("%s > %s", pr.bound(l.Upper, false), pr.bound(l.Lower, true)))
 	}
 	need, factors, never, partial := pr.workEstimate(l, l.Level, minForkWork)
+	if partial || pr.uncounted(l.Body, l.Level) {
+		// A triangle's loop: estimated at its outer counters' midpoints
+		// when every loop under l can be so.
+		if pr.estimable(l.Body, l.Level, []*Loop{l}) {
+			need, factors, _, never, partial = pr.chainWork(l, l.Level, minForkWork, true)
+		} else {
+			partial = true
+		}
+	}
 	switch {
-	case partial || pr.uncounted(l.Body, l.Level):
+	case partial:
 	case never:
 		return "", true
 	case need <= 1:
@@ -361,8 +390,9 @@ func firstLoop(ns []Node) *Loop {
 // first. Code generation splits a tile's point loop at the edges of the
 // domain into loops of one iteration before the full one (heat-3d's
 // skewed tiles): the first loop alone would count one iteration per
-// tile.
-func (pr *printer) widestLoop(ns []Node, from int) *Loop {
+// tile. With chain (workClause's estimate of a triangle), a loop that
+// midTrip can count at the midpoints of the chain's counters counts too.
+func (pr *printer) widestLoop(ns []Node, from int, chain []*Loop) *Loop {
 	var loops []*Loop
 	var walk func(ns []Node)
 	walk = func(ns []Node) {
@@ -386,6 +416,9 @@ func (pr *printer) widestLoop(ns []Node, from int) *Loop {
 	best, bestC := loops[0], int64(-1)
 	for _, l := range loops {
 		c, expr, ok := pr.tripCount(l, from)
+		if !ok && chain != nil {
+			c, expr, ok = pr.midTrip(l, from, chain)
+		}
 		switch {
 		case ok && expr != "":
 			return l
@@ -526,4 +559,139 @@ func leastParam(forms []countForm, q int, need int64) (int64, bool) {
 		}
 	}
 	return lo, true
+}
+
+// estimable reports whether every loop of ns, at any depth, has a trip
+// count tripForm or midTrip can give (chain: the loops around ns from
+// level from down).
+func (pr *printer) estimable(ns []Node, from int, chain []*Loop) bool {
+	for _, n := range ns {
+		switch n := n.(type) {
+		case *Loop:
+			if _, _, _, ok := pr.tripForm(n, from); !ok {
+				if _, _, ok := pr.midTrip(n, from, chain); !ok {
+					return false
+				}
+			}
+			if !pr.estimable(n.Body, from, append(slices.Clone(chain), n)) {
+				return false
+			}
+		case *If:
+			if !pr.estimable(n.Body, from, chain) {
+				return false
+			}
+		case *Block:
+			if !pr.estimable(n.Body, from, chain) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// midTrip estimates the trip count of loop, whose bounds read counters of
+// the loops of chain (at level from or deeper), as its count with each
+// such counter at the middle of its loop's range: for a count affine in
+// those counters, the mean over a box of them (a triangle's j <= i runs
+// (n + 1) / 2 times on average over i < n). A counter qualifies when its
+// loop has one lower and one upper bound, both affine, reading no counter
+// of level from or deeper, and unit step. The count is a constant c (expr
+// "") or a C expression; ok is false when no pair of bounds gives one.
+func (pr *printer) midTrip(loop *Loop, from int, chain []*Loop) (c int64, expr string, ok bool) {
+	free := func(a ir.Aff) bool {
+		for k := from; k < len(a.Iter); k++ {
+			if a.Iter[k] != 0 {
+				return false
+			}
+		}
+		return true
+	}
+	ranges := map[int]ir.Aff{} // level: lower + upper bound of its counter
+	for _, o := range chain {
+		if len(o.Lower) != 1 || len(o.Upper) != 1 || max(o.Step, 1) != 1 {
+			continue
+		}
+		lo, up := o.Lower[0], o.Upper[0]
+		if lo.Of != nil || up.Of != nil || lo.Den != 1 || up.Den != 1 || !free(lo.Aff) || !free(up.Aff) {
+			continue
+		}
+		ranges[o.Level] = up.Aff.Sub(lo.Aff.Neg())
+	}
+	const limit = 1 << 30 // coefficients kept far from overflow
+	small := func(a ir.Aff) bool {
+		for _, xs := range [][]int64{a.Iter, a.Param, a.Local} {
+			for _, v := range xs {
+				if intmath.Abs(v) > limit {
+					return false
+				}
+			}
+		}
+		return intmath.Abs(a.Const) <= limit
+	}
+	step := max(loop.Step, 1)
+	best := int64(-1)
+	for _, lo := range loop.Lower {
+		for _, up := range loop.Upper {
+			if lo.Of != nil || up.Of != nil || lo.Den != 1 || up.Den != 1 {
+				continue
+			}
+			d := up.Aff.Sub(lo.Aff)
+			if !small(d) {
+				continue
+			}
+			// twice the count: 2·(d + 1) with each counter c_k replaced
+			// by lo_k + up_k (twice its midpoint).
+			two := ir.Aff{Iter: make([]int64, len(d.Iter)), Param: make([]int64, len(d.Param)), Local: make([]int64, len(d.Local)), Const: 2 * (d.Const + 1)}
+			for k, v := range d.Param {
+				two.Param[k] = 2 * v
+			}
+			for k, v := range d.Local {
+				two.Local[k] = 2 * v
+			}
+			usable := true
+			for k, v := range d.Iter {
+				if k < from {
+					two.Iter[k] = 2 * v
+					continue
+				}
+				if v == 0 {
+					continue
+				}
+				r, ok := ranges[k]
+				if !ok || !small(r) {
+					usable = false
+					break
+				}
+				for _, part := range []struct{ x, y []int64 }{{two.Iter, r.Iter}, {two.Param, r.Param}} {
+					for q, w := range part.y {
+						if q < len(part.x) {
+							part.x[q] += v * w
+						} else if w != 0 {
+							usable = false
+						}
+					}
+				}
+				if len(r.Local) > 0 && !allZero(r.Local) {
+					usable = false
+				}
+				two.Const += v * r.Const
+			}
+			if !usable || !free(two) {
+				continue
+			}
+			if two.IsConst() {
+				if n := max(two.Const, 0) / (2 * step); best < 0 || n < best {
+					best = n
+				}
+				continue
+			}
+			if expr == "" {
+				expr = "((" + pr.aff(two, nil) + ") / " + fmt.Sprint(2*step) + ")"
+			}
+		}
+	}
+	if best >= 0 {
+		return best, "", true
+	}
+	return 0, expr, expr != ""
 }

@@ -220,7 +220,8 @@ func TestForkThreads(t *testing.T) {
 // more and its estimated work, the product of the trip counts of its
 // chain of widest loops, reaches minForkWork: an if clause with the
 // count and the product where counts are parameters (the count alone
-// where it is the product), the plain pragma where constants reach both,
+// where it is the product; a triangle's loop counted at the midpoint of
+// the counter it reads), the plain pragma where constants reach both,
 // the count alone where a loop has no count to estimate, no pragma at
 // all where a constant stays below.
 func TestForkEnteredOnce(t *testing.T) {
@@ -231,9 +232,14 @@ func TestForkEnteredOnce(t *testing.T) {
 		{"one parameter", "0 <= i < n and 0 <= j < 64", "#pragma omp parallel for if((n) >= 512)\n"},
 		{"large constant", "0 <= i < 256 and 0 <= j < 256", "#pragma omp parallel for\n"},
 		{"small constant", "0 <= i < 24 and 0 <= j < 16", ""},
-		// j < i has no trip count read before i starts: the estimate
-		// would count it once, so the loop forks whatever its work.
-		{"triangle", "0 <= i < n and 0 <= j < i", "#pragma omp parallel for if((n) >= 2)\n"},
+		// j < i has no trip count read before i starts: it counts
+		// (n - 1) / 2 iterations, its count at i's midpoint, the mean.
+		{"triangle", "0 <= i < n and 0 <= j < i", "#pragma omp parallel for if((n) >= 2 && (double)(n) * ((n - 1) / 2) >= 32768)\n"},
+		{"reversed triangle", "0 <= i < n and i <= j < m", "#pragma omp parallel for if((n) >= 2 && (double)(n) * ((2*m - n + 1) / 2) >= 32768)\n"},
+		// i's range has two upper bounds (no midpoint to read): the
+		// estimate would count j's loop once, so the loop forks
+		// whatever its work.
+		{"triangle in a min", "0 <= i < n and i < m and 0 <= j < i", "#pragma omp parallel for if((n) >= 2)\n"},
 		// One iteration: nothing to share, however much work it holds.
 		{"one row", "0 <= i < 1 and 0 <= j < n", ""},
 	} {
@@ -256,8 +262,8 @@ func TestForkEnteredOnce(t *testing.T) {
 				if strings.Contains(out, "omp parallel") {
 					t.Errorf("forks a constant 384 iterations:\n%s", out)
 				}
-			} else if !strings.HasPrefix(out, tc.want) {
-				t.Errorf("got\n%s\nwant the first line %q", out, tc.want)
+			} else if at := strings.Index(out, "#pragma"); at < 0 || !strings.HasPrefix(out[at:], tc.want) {
+				t.Errorf("got\n%s\nwant the first pragma line %q", out, tc.want)
 			}
 		})
 	}
