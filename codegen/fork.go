@@ -147,16 +147,15 @@ func (pr *printer) chainWork(l *Loop, from int, least int64, mid bool) (need int
 			forms = append(forms, form)
 		}
 	}
-	add(l)
-	var within []*Loop // the chain, for midTrip; nil without mid
-	if mid {
-		within = chain
-	}
-	for inner := pr.widestLoop(l.Body, from, within); inner != nil && konst > 0 && konst < least<<20; inner = pr.widestLoop(inner.Body, from, within) {
-		add(inner)
+	widest := func(ns []Node) *Loop {
 		if mid {
-			within = chain
+			return pr.widestLoop(ns, from, chain)
 		}
+		return pr.widestLoop(ns, from, nil)
+	}
+	add(l)
+	for inner := widest(l.Body); inner != nil && konst > 0 && konst < least<<20; inner = widest(inner.Body) {
+		add(inner)
 	}
 	switch {
 	case konst == 0:

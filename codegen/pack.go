@@ -139,13 +139,14 @@ type PackOptions struct {
 // packTermsMR rows of one vector for a sum of products (syr2k's
 // c + (x0·y0 + x1·y1), the original's association: a multiply, an FMA and
 // an add per pair). With two vectors a row, each broadcast factor feeds
-// two multiplies and is loaded into a register by a separate
-// instruction, and the 12 accumulators with 4 Y vectors left gcc one
-// register short (a Y vector spilled in the micro-kernel); with one
+// two multiplies and gcc loads it into a register by a separate
+// instruction (12 a k step besides the 36 arithmetic ones); with one
 // vector, gcc folds every broadcast into its multiply ({1to8} on
 // AVX-512). Alone on one core of the Zen 4 we measure on, the 6x16 block
 // of two terms ran 48-50 GFLOP/s and the 8x8 one 58.5, the FMA peak;
-// syr2k LARGE went from 72.7 to 59.8 ms at 1 thread.
+// syr2k LARGE went from 72.7 to 59.8 ms at 1 thread. (Inside the
+// kernel's function the 6x16 block also spilled a Y vector; outlined
+// without the spill it gained only 3%.)
 const (
 	packMR      = 6
 	packTermsMR = 8
