@@ -193,15 +193,11 @@ func (pr *printer) workClause(l *Loop) (clause string, never bool) {
 	case !ok:
 		conds = append(conds, fmt.Sprintf("%s > %s", pr.bound(l.Upper, false), pr.bound(l.Lower, true)))
 	}
-	need, factors, never, partial := pr.workEstimate(l, l.Level, minForkWork)
-	if partial || pr.uncounted(l.Body, l.Level) {
-		// A triangle's loop: estimated at its outer counters' midpoints
-		// when every loop under l can be so.
-		if pr.estimable(l.Body, l.Level, []*Loop{l}) {
-			need, factors, _, never, partial = pr.chainWork(l, l.Level, minForkWork, true)
-		} else {
-			partial = true
-		}
+	// A triangle's loop counts at its outer counters' midpoints; the
+	// estimate stands when every loop under l has a count so.
+	need, factors, _, never, partial := pr.chainWork(l, l.Level, minForkWork, true)
+	if !pr.estimable(l.Body, l.Level, []*Loop{l}) {
+		partial = true
 	}
 	switch {
 	case partial:
@@ -220,29 +216,6 @@ func (pr *printer) workClause(l *Loop) (clause string, never bool) {
 		return "", false
 	}
 	return " if(" + strings.Join(conds, " && ") + ")", false
-}
-
-// uncounted reports whether a loop in ns, at any depth, has no trip count
-// that workEstimate could use (one that reads no counter of level from or
-// deeper): a triangle's loop, which the estimate would count once.
-func (pr *printer) uncounted(ns []Node, from int) bool {
-	for _, n := range ns {
-		switch n := n.(type) {
-		case *Loop:
-			if _, _, ok := pr.tripCount(n, from); !ok || pr.uncounted(n.Body, from) {
-				return true
-			}
-		case *If:
-			if pr.uncounted(n.Body, from) {
-				return true
-			}
-		case *Block:
-			if pr.uncounted(n.Body, from) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // teamIf reports whether sequential loop l can run inside one team of
@@ -442,14 +415,6 @@ type countForm struct{ Lo, Up Bound }
 
 // tripForm is tripCount with the form of the expression it returns.
 func (pr *printer) tripForm(loop *Loop, from int) (c int64, expr string, form countForm, ok bool) {
-	free := func(a ir.Aff) bool {
-		for k := from; k < len(a.Iter); k++ {
-			if a.Iter[k] != 0 {
-				return false
-			}
-		}
-		return true
-	}
 	step := max(loop.Step, 1)
 	best := int64(-1)
 	for _, lo := range loop.Lower {
@@ -465,14 +430,14 @@ func (pr *printer) tripForm(loop *Loop, from int) (c int64, expr string, form co
 					}
 					continue
 				}
-				if expr == "" && free(d) {
+				if expr == "" && readsBefore(d, from) {
 					d.Const++
 					expr = "(" + pr.aff(d, nil) + ")"
 					form = countForm{lo, up}
 				}
 				continue
 			}
-			if expr == "" && free(lo.Aff) && free(up.Aff) {
+			if expr == "" && readsBefore(lo.Aff, from) && readsBefore(up.Aff, from) {
 				if l := pr.term(lo, true); l == "0" {
 					expr = fmt.Sprintf("(%s + 1)", pr.term(up, false))
 				} else {
@@ -561,18 +526,27 @@ func leastParam(forms []countForm, q int, need int64) (int64, bool) {
 }
 
 // estimable reports whether every loop of ns, at any depth, has a trip
-// count tripForm or midTrip can give (chain: the loops around ns from
-// level from down).
+// count the work estimate can use: one that reads no counter of level
+// from or deeper (tripForm), or, with chain (the loops around ns from
+// level from down), one midTrip gives. Without chain, a triangle's loop
+// has none: the estimate would count it once.
 func (pr *printer) estimable(ns []Node, from int, chain []*Loop) bool {
 	for _, n := range ns {
 		switch n := n.(type) {
 		case *Loop:
 			if _, _, _, ok := pr.tripForm(n, from); !ok {
+				if chain == nil {
+					return false
+				}
 				if _, _, ok := pr.midTrip(n, from, chain); !ok {
 					return false
 				}
 			}
-			if !pr.estimable(n.Body, from, append(slices.Clone(chain), n)) {
+			inner := chain
+			if chain != nil {
+				inner = append(slices.Clone(chain), n)
+			}
+			if !pr.estimable(n.Body, from, inner) {
 				return false
 			}
 		case *If:
@@ -597,21 +571,13 @@ func (pr *printer) estimable(ns []Node, from int, chain []*Loop) bool {
 // of level from or deeper, and unit step. The count is a constant c (expr
 // "") or a C expression; ok is false when no pair of bounds gives one.
 func (pr *printer) midTrip(loop *Loop, from int, chain []*Loop) (c int64, expr string, ok bool) {
-	free := func(a ir.Aff) bool {
-		for k := from; k < len(a.Iter); k++ {
-			if a.Iter[k] != 0 {
-				return false
-			}
-		}
-		return true
-	}
 	ranges := map[int]ir.Aff{} // level: lower + upper bound of its counter
 	for _, o := range chain {
 		if len(o.Lower) != 1 || len(o.Upper) != 1 || max(o.Step, 1) != 1 {
 			continue
 		}
 		lo, up := o.Lower[0], o.Upper[0]
-		if lo.Of != nil || up.Of != nil || lo.Den != 1 || up.Den != 1 || !free(lo.Aff) || !free(up.Aff) {
+		if lo.Of != nil || up.Of != nil || lo.Den != 1 || up.Den != 1 || !readsBefore(lo.Aff, from) || !readsBefore(up.Aff, from) {
 			continue
 		}
 		ranges[o.Level] = up.Aff.Sub(lo.Aff.Neg())
@@ -675,7 +641,7 @@ func (pr *printer) midTrip(loop *Loop, from int, chain []*Loop) (c int64, expr s
 				}
 				two.Const += v * r.Const
 			}
-			if !usable || !free(two) {
+			if !usable || !readsBefore(two, from) {
 				continue
 			}
 			if two.IsConst() {
@@ -693,4 +659,15 @@ func (pr *printer) midTrip(loop *Loop, from int, chain []*Loop) (c int64, expr s
 		return best, "", true
 	}
 	return 0, expr, expr != ""
+}
+
+// readsBefore reports whether a reads no counter of level from or deeper:
+// its value is known before the loop at level from starts.
+func readsBefore(a ir.Aff, from int) bool {
+	for k := from; k < len(a.Iter); k++ {
+		if a.Iter[k] != 0 {
+			return false
+		}
+	}
+	return true
 }

@@ -717,7 +717,7 @@ func (pr *printer) forkCond(l *Loop) (cond string, never bool) {
 		// (fork.go), where every loop of the nest has a usable count.
 		need, factors, never, partial := pr.workEstimate(l, l.Level, minForkTrip)
 		switch {
-		case partial || pr.uncounted(l.Body, l.Level) || need <= 1:
+		case partial || !pr.estimable(l.Body, l.Level, nil) || need <= 1:
 			return "", false
 		case never:
 			return "", true

@@ -3,12 +3,12 @@ package iss
 import (
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 	"testing"
 
 	"nestor/deps"
 	"nestor/frontend"
+	"nestor/interp"
 	"nestor/ir"
 )
 
@@ -117,41 +117,17 @@ func TestProgram(t *testing.T) {
 	}
 }
 
-// trace returns the instances of p at n = 7 in the original order of p,
-// each as its statement's text and counters.
+// trace returns the instances of p at n = 7 in the original order of p
+// (interp's walk of its loops), each as its statement's text and counters.
 func trace(t *testing.T, p *ir.Program) []string {
 	t.Helper()
-	type inst struct {
-		s  *ir.Stmt
-		it []int64
-	}
-	var all []inst
-	params := []int64{7}
-	for _, s := range p.Stmts {
-		it := make([]int64, s.Depth())
-		var rec func(k int)
-		rec = func(k int) {
-			if k == len(it) {
-				in, ok := s.Domain.Contains(it, params)
-				if !ok {
-					t.Fatal("overflow")
-				}
-				if in {
-					all = append(all, inst{s, slices.Clone(it)})
-				}
-				return
-			}
-			for v := int64(-2); v < 10; v++ {
-				it[k] = v
-				rec(k + 1)
-			}
-		}
-		rec(0)
-	}
-	sort.SliceStable(all, func(a, b int) bool { return ir.Less(all[a].s, all[a].it, all[b].s, all[b].it) })
-	out := make([]string, len(all))
-	for k, x := range all {
-		out[k] = fmt.Sprint(x.s.Text, x.it)
+	var out []string
+	err := interp.Instances(p, []int64{7}, func(st int, it []int64) error {
+		out = append(out, fmt.Sprint(p.Stmts[st].Text, it))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 	return out
 }
