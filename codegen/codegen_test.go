@@ -460,9 +460,9 @@ func TestPragmas(t *testing.T) {
 	}
 	// The pragma stays on the loop, inside the block that keeps C[i][j]
 	// in a variable (scalar replacement); it forks when the loop nest's
-	// iterations reach minForkWork.
-	want := `#pragma omp parallel for if((ni) >= 2 && (double)(ni) * (nj) * (nk) >= 32768)
-for (int i = 0; i < ni; i++)
+	// iterations reach what pays for a fork (forkLeast).
+	want := fmt.Sprintf("#pragma omp parallel for if((ni) >= 2 && (double)(ni) * (nj) * (nk) >= %d)\n", testLeast(p, outer)) +
+		`for (int i = 0; i < ni; i++)
   for (int j = 0; j < nj; j++) {
     if (nk >= 1) {
       double C_r = C[i][j];

@@ -9,32 +9,20 @@ import (
 	"nestor/ir"
 )
 
-// minForkWork is the fewest innermost iterations, estimated, for which an
-// OpenMP loop nested in a sequential loop forks threads. Such a loop forks
-// once per outer iteration (a stencil's time step, lu's k), and each fork
-// ends at a barrier: about a microsecond on an idle machine, and far more
-// where another process competes for the cores (a descheduled thread holds
-// up the whole team). 32768 iterations of a loop body take some tens of
-// microseconds on one core.
-const minForkWork = 1 << 15
-
-// minNestedForkWork is the same for a fork repeated in every iteration of
-// a sequential loop (a stencil's time step), or a barrier so repeated in
-// one team (fork-once): under the passive wait policy that nestor check
-// and bench run with (OMP_WAIT_POLICY=passive, the behaviour a shared
-// machine wants) every such fork or barrier wakes sleeping threads. On
-// the 2-vCPU KVM guest we measure on, a fork and join of 2 threads took
-// 54 µs each time so repeated (1.3 µs with an active wait), while a
-// stencil's update runs at about 0.3 ns an iteration in L2: the second
-// thread only repays the wake-up past some 350,000 iterations. fdtd-2d at
-// MEDIUM (48,000 an update loop, 300 forks a call) ran 0.23× of its
-// original at 2 threads with the threshold of minForkWork.
-const minNestedForkWork = 1 << 18
+// The fork clauses below weigh a loop's estimated work (its innermost
+// iterations) against forkLeast's count (forkmodel.go): the machine
+// model's cost of waking a sleeping team over the least time of one
+// iteration. A loop counted partly (an inner loop whose bounds read the
+// counters of loops above it, counted once for want of a usable trip
+// count) compares against 1/partialShare of that count: its estimate may
+// be far below its work. The share is a guess, not a bound (the ratio of
+// the once-entered and nested thresholds before the model set them).
+const partialShare = 8
 
 // forkWorkIf returns the conditions under which an OpenMP loop l nested
 // in a sequential loop (ForkIf) forks: iters, that l has two iterations or
 // more, and work, that the work of one fork, estimated as below, reaches
-// minNestedForkWork (a conjunction; none when it always does). never
+// forkLeast's count (a conjunction; none when it always does). never
 // reports that the estimate is a constant below it: l then stays
 // sequential.
 //
@@ -68,11 +56,13 @@ func (pr *printer) forkWorkIf(l *Loop) (iters string, work []string, never bool)
 // that read no counter of level from or deeper (they are evaluated before
 // the loop at that level starts).
 func (pr *printer) workConds(l *Loop, from int) (work []string, never bool) {
-	need, factors, forms, never, partial := pr.workForms(l, from, minNestedForkWork)
+	least := pr.forkLeast(l)
+	need, factors, forms, never, partial := pr.workForms(l, from, least)
+
 	if partial {
 		// A loop counted once (a triangle's): the estimate may be far
-		// below the work, and the threshold stays the once-entered one.
-		need, factors, forms, never, _ = pr.workForms(l, from, minForkWork)
+		// below the work.
+		need, factors, forms, never, _ = pr.workForms(l, from, max(least/partialShare, 1))
 	}
 	if never || need <= 1 {
 		return nil, never
@@ -108,8 +98,8 @@ func (pr *printer) workConds(l *Loop, from int) (work []string, never bool) {
 // workEstimate returns the estimate of the work of a fork of l as the
 // product of the trip counts factors (C expressions, read before the loop
 // at level from starts) and a constant, and need, the least value of the
-// factors' product for which the estimate reaches least (minForkWork or
-// minNestedForkWork): 1 when it always does, and never when it cannot.
+// factors' product for which the estimate reaches least (forkLeast's
+// count): 1 when it always does, and never when it cannot.
 // partial reports that a loop of the chain counted once for want of a
 // usable trip count (a triangle's inner loop): the estimate may then be
 // far below the work.
@@ -173,7 +163,7 @@ func (pr *printer) chainWork(l *Loop, from int, least int64, mid bool) (need int
 // need, computed in double (a product of int trip counts may overflow
 // int). A clause need not be affine: nestor reads its own output back as
 // code, and ignores pragmas. never reports that the work is a constant
-// below minForkWork. A loop under l whose bounds read counters of l or of
+// below forkLeast's count. A loop under l whose bounds read counters of l or of
 // loops inside it (a triangle's j <= i) counts as midTrip estimates it;
 // where one has no estimate even so, a single fork is cheaper than the
 // parallelism a low estimate would lose: no work test. In every case the
@@ -195,7 +185,7 @@ func (pr *printer) workClause(l *Loop) (clause string, never bool) {
 	}
 	// A triangle's loop counts at its outer counters' midpoints; the
 	// estimate stands when every loop under l has a count so.
-	need, factors, _, never, partial := pr.chainWork(l, l.Level, minForkWork, true)
+	need, factors, _, never, partial := pr.chainWork(l, l.Level, pr.forkLeast(l), true)
 	if !pr.estimable(l.Body, l.Level, []*Loop{l}) {
 		partial = true
 	}
@@ -230,7 +220,7 @@ func (pr *printer) workClause(l *Loop) (clause string, never bool) {
 // outer counters) and meets the same OpenMP loops in the same order, each
 // ending at a barrier, which orders them as the sequential code did. The
 // team forks when one of those loops' work, as fork.go estimates it with
-// counts known before l starts, reaches minNestedForkWork; not at all
+// counts known before l starts, reaches forkLeast's count; not at all
 // when none can.
 func (pr *printer) teamIf(l *Loop) (clause string, ok bool) {
 	if slices.Contains(l.Pragmas, "omp parallel for") {
@@ -357,7 +347,8 @@ func firstLoop(ns []Node) *Loop {
 
 // widestLoop returns the loop of the chain workEstimate follows in ns:
 // of the loops at the first loop depth of ns (through ifs and blocks;
-// not the rest loop of an unrolled loop), the first whose trip count is
+// not the rest loop of an unrolled loop) with the most loops nested
+// inside (loopDepth), the first whose trip count is
 // an expression, else the one with the largest constant count, else the
 // first. Code generation splits a tile's point loop at the edges of the
 // domain into loops of one iteration before the full one (heat-3d's
@@ -385,7 +376,17 @@ func (pr *printer) widestLoop(ns []Node, from int, chain []*Loop) *Loop {
 	if len(loops) == 0 {
 		return nil
 	}
+	// The deepest loops only: most of the work is in the deepest nest
+	// (nussinov's tile holds a loop of one iteration, then one with the
+	// reduction loop inside).
+	deepest := 0
+	for _, l := range loops {
+		deepest = max(deepest, loopDepth(l))
+	}
+	loops = slices.DeleteFunc(loops, func(l *Loop) bool { return loopDepth(l) < deepest })
+
 	best, bestC := loops[0], int64(-1)
+	var uncounted *Loop
 	for _, l := range loops {
 		c, expr, ok := pr.tripCount(l, from)
 		if !ok && chain != nil {
@@ -396,9 +397,39 @@ func (pr *printer) widestLoop(ns []Node, from int, chain []*Loop) *Loop {
 			return l
 		case ok && c > bestC:
 			best, bestC = l, c
+		case !ok && uncounted == nil:
+			uncounted = l
 		}
 	}
+	if bestC <= 1 && uncounted != nil {
+		// A loop of one iteration (a statement placed at a point of the
+		// band: nussinov's tile, beside its reduction loop) is not the
+		// widest where another loop has no usable count: that one is
+		// counted partly (once), which at least says so.
+		return uncounted
+	}
 	return best
+}
+
+// loopDepth returns the number of loops on the longest path from l down
+// (through ifs and blocks): 1 for an innermost loop.
+func loopDepth(l *Loop) int {
+	var in func(ns []Node) int
+	in = func(ns []Node) int {
+		d := 0
+		for _, n := range ns {
+			switch n := n.(type) {
+			case *Loop:
+				d = max(d, loopDepth(n))
+			case *If:
+				d = max(d, in(n.Body))
+			case *Block:
+				d = max(d, in(n.Body))
+			}
+		}
+		return d
+	}
+	return 1 + in(l.Body)
 }
 
 // tripCount bounds the trip count of loop by U - L + 1 for leaf terms

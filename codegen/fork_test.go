@@ -2,40 +2,47 @@ package codegen
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 
 	"nestor/ir"
+	"nestor/model"
 )
 
 // TestForkWork: an OpenMP loop nested in a sequential one forks only when
 // (an if around a parallel and a sequential copy) its estimated work
-// reaches minNestedForkWork: the trip counts of the loop and
+// reaches forkLeast's count: the trip counts of the loop and
 // of the chain of the widest loops inside it, a constant where the bounds
 // differ by one (a tile's point loop); a product of counts is tested by
 // asking each distinct count to reach a root, in nested ifs (one affine
 // inequality each).
 func TestForkWork(t *testing.T) {
+	ceil := func(a, b int64) int64 { return (a + b - 1) / b }
 	for _, tc := range []struct {
 		name  string
-		level int      // the loop marked, by depth in the chain of first loops
-		want  []string // the if lines, outermost first
+		level int                        // the loop marked, by depth in the chain of first loops
+		want  func(least int64) []string // the if lines, outermost first
 	}{
-		// gemm's j loop inside i: nj iterations of nk.
-		{"gemm", 1, []string{"if ((nj) >= 512) {", "if ((nk) >= 512) {"}},
+		// gemm's j loop inside i: nj iterations of nk, each at least
+		// the square root of the count.
+		{"gemm", 1, func(least int64) []string {
+			r := rootCeil(least, 2)
+			return []string{fmt.Sprintf("if ((nj) >= %d) {", r), fmt.Sprintf("if ((nk) >= %d) {", r)}
+		}},
 		// for (j = i; j < min(n, i + 4); j++): at most 4 iterations, so
 		// the outer loop's trip count times 4.
-		{"minupper", 0, []string{"if ((n) >= 65536) {"}},
-		// A stencil's i loop inside t: (n - 2)² ≥ 2¹⁸ from n - 2 ≥ 512.
-		{"square", 1, []string{"if ((n - 2) >= 512) {"}},
+		{"minupper", 0, func(least int64) []string { return []string{fmt.Sprintf("if ((n) >= %d) {", ceil(least, 4))} }},
+		// A stencil's i loop inside t: (n - 2)² reaches the count.
+		{"square", 1, func(least int64) []string { return []string{fmt.Sprintf("if ((n - 2) >= %d) {", rootCeil(least, 2))} }},
 		// The i loop's body: a loop of one iteration, then one of 255
 		// (a tile's point loop split at the domain's edge): the chain
-		// follows the wider, n · 255 ≥ 2¹⁸ from n ≥ 1029.
-		{"split", 1, []string{"if ((n) >= 1029) {"}},
+		// follows the wider, n · 255.
+		{"split", 1, func(least int64) []string { return []string{fmt.Sprintf("if ((n) >= %d) {", ceil(least, 255))} }},
 		// The same with the 255-iteration loop stepping by 5, as
 		// unroll-and-jam leaves it (its body then holds 5 copies): the
 		// estimate counts the counter's 255 values, not 51 iterations.
-		{"unrolled", 1, []string{"if ((n) >= 1029) {"}},
+		{"unrolled", 1, func(least int64) []string { return []string{fmt.Sprintf("if ((n) >= %d) {", ceil(least, 255))} }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var p *ir.Program
@@ -70,6 +77,7 @@ func TestForkWork(t *testing.T) {
 					}
 				}
 			}
+			want := tc.want(testLeast(p, l))
 			var b bytes.Buffer
 			if err := PrintC(&b, p, n, ""); err != nil {
 				t.Fatal(err)
@@ -78,15 +86,15 @@ func TestForkWork(t *testing.T) {
 			// sequential (no libgomp call at all) in the else of each.
 			out := b.String()
 			at := 0
-			for _, w := range tc.want {
+			for _, w := range want {
 				i := strings.Index(out[at:], w+"\n")
 				if i < 0 {
-					t.Fatalf("got\n%s\nwant the lines %q in that order", out, tc.want)
+					t.Fatalf("got\n%s\nwant the lines %q in that order", out, want)
 				}
 				at += i + len(w)
 			}
-			if strings.Count(out, "#pragma omp parallel for if(") != 1 || strings.Count(out, "} else {") != len(tc.want) {
-				t.Errorf("got\n%s\nwant one omp parallel for with its trip test and %d else copies", out, len(tc.want))
+			if strings.Count(out, "#pragma omp parallel for if(") != 1 || strings.Count(out, "} else {") != len(want) {
+				t.Errorf("got\n%s\nwant one omp parallel for with its trip test and %d else copies", out, len(want))
 			}
 		})
 	}
@@ -147,6 +155,7 @@ func TestForkOnce(t *testing.T) {
 				t.Fatal(err)
 			}
 			tl := firstLoop(n.Body)
+			r := rootCeil(testLeast(p, firstLoop(tl.Body)), 2)
 			for _, c := range tl.Body {
 				if l, ok := c.(*Loop); ok {
 					l.Pragmas, l.ForkIf = []string{"omp parallel for"}, true
@@ -164,7 +173,7 @@ func TestForkOnce(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := out.String()
-			team := strings.Contains(got, "#pragma omp parallel if((n - 2) >= 512)\n{\n") && strings.Count(got, "#pragma omp for\n") == 2 &&
+			team := strings.Contains(got, fmt.Sprintf("#pragma omp parallel if((n - 2) >= %d)\n{\n", r)) && strings.Count(got, "#pragma omp for\n") == 2 &&
 				!strings.Contains(got, "omp parallel for")
 			if team == tc.stmt {
 				t.Errorf("team %v, want %v:\n%s", team, !tc.stmt, got)
@@ -208,7 +217,7 @@ func TestForkThreads(t *testing.T) {
 		if !strings.HasPrefix(out, decl) || !strings.Contains(out, "  #else\n  int nt = 1;\n  #endif\n  #pragma scop\n") {
 			t.Fatalf("the thread count is not declared first, outside the region:\n%s", out)
 		}
-		first, work := strings.Index(out, "if (nt >= 2) {\n"), strings.Index(out, "if ((n - 2) >= 512) {\n")
+		first, work := strings.Index(out, "if (nt >= 2) {\n"), strings.Index(out, fmt.Sprintf("if ((n - 2) >= %d) {\n", rootCeil(testLeast(p, l), 2)))
 		if first < 0 || work < first || strings.Count(out, "} else {") != 2 || strings.Count(out, "#pragma omp parallel for") != 1 {
 			t.Errorf("want the thread test, then the work test, each with a sequential else:\n%s", out)
 		}
@@ -218,7 +227,7 @@ func TestForkThreads(t *testing.T) {
 // TestForkEnteredOnce: an OpenMP loop entered once (not nested in a
 // sequential loop) with loops inside forks when it has two iterations or
 // more and its estimated work, the product of the trip counts of its
-// chain of widest loops, reaches minForkWork: an if clause with the
+// chain of widest loops, reaches forkLeast's count: an if clause with the
 // count and the product where counts are parameters (the count alone
 // where it is the product; a triangle's loop counted at the midpoint of
 // the counter it reads), the plain pragma where constants reach both,
@@ -226,16 +235,16 @@ func TestForkThreads(t *testing.T) {
 // all where a constant stays below.
 func TestForkEnteredOnce(t *testing.T) {
 	for _, tc := range []struct {
-		name, dom, want string
+		name, dom, want string // want: %[1]d stands for the count, %[2]d for its 64th
 	}{
-		{"parametric", "0 <= i < n and 0 <= j < m", "#pragma omp parallel for if((n) >= 2 && (double)(n) * (m) >= 32768)\n"},
-		{"one parameter", "0 <= i < n and 0 <= j < 64", "#pragma omp parallel for if((n) >= 512)\n"},
-		{"large constant", "0 <= i < 256 and 0 <= j < 256", "#pragma omp parallel for\n"},
+		{"parametric", "0 <= i < n and 0 <= j < m", "#pragma omp parallel for if((n) >= 2 && (double)(n) * (m) >= %[1]d)\n"},
+		{"one parameter", "0 <= i < n and 0 <= j < 64", "#pragma omp parallel for if((n) >= %[2]d)\n"},
+		{"large constant", "0 <= i < 4096 and 0 <= j < 4096", "#pragma omp parallel for\n"},
 		{"small constant", "0 <= i < 24 and 0 <= j < 16", ""},
 		// j < i has no trip count read before i starts: it counts
 		// (n - 1) / 2 iterations, its count at i's midpoint, the mean.
-		{"triangle", "0 <= i < n and 0 <= j < i", "#pragma omp parallel for if((n) >= 2 && (double)(n) * ((n - 1) / 2) >= 32768)\n"},
-		{"reversed triangle", "0 <= i < n and i <= j < m", "#pragma omp parallel for if((n) >= 2 && (double)(n) * ((2*m - n + 1) / 2) >= 32768)\n"},
+		{"triangle", "0 <= i < n and 0 <= j < i", "#pragma omp parallel for if((n) >= 2 && (double)(n) * ((n - 1) / 2) >= %[1]d)\n"},
+		{"reversed triangle", "0 <= i < n and i <= j < m", "#pragma omp parallel for if((n) >= 2 && (double)(n) * ((2*m - n + 1) / 2) >= %[1]d)\n"},
 		// i's range has two upper bounds (no midpoint to read): the
 		// estimate would count j's loop once, so the loop forks
 		// whatever its work.
@@ -253,6 +262,13 @@ func TestForkEnteredOnce(t *testing.T) {
 				t.Fatal(err)
 			}
 			firstLoop(n.Body).Pragmas = []string{"omp parallel for"}
+			least := testLeast(p, firstLoop(n.Body))
+			if least <= 24*16 || least > 4096*4096 {
+				t.Fatalf("count %d: the constant cases below assume one above 384 and at most 4096²", least)
+			}
+			if strings.Contains(tc.want, "%[") {
+				tc.want = fmt.Sprintf(tc.want, least, (least+63)/64)
+			}
 			var b bytes.Buffer
 			if err := PrintC(&b, p, n, ""); err != nil {
 				t.Fatal(err)
@@ -293,4 +309,12 @@ func TestLeastParam(t *testing.T) {
 	if _, ok := oneParam([]countForm{tiles(8), down}); ok {
 		t.Error("1000 − n + 1 accepted as growing with n")
 	}
+}
+
+// testLeast returns forkLeast's count for OpenMP loop l of p on the
+// machine printing uses by default (model.Typical): what the fork clauses
+// of the tests must print.
+func testLeast(p *ir.Program, l *Loop) int64 {
+	pr := &printer{p: p, params: ir.ParamNames(p), vars: map[string]bool{}, used: map[string]bool{}, machine: model.Typical()}
+	return pr.forkLeast(l)
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"nestor/ir"
+	"nestor/model"
 )
 
 // PrintC writes n, a loop AST that Build made for p (or a transformation
@@ -172,12 +173,18 @@ type printer struct {
 	// declares it.
 	usedThreads bool
 	inTeam      bool // printing inside a team forked once (fork.go)
-	err         error
+	// machine is PrintOptions.Machine, model.Typical() for the zero one:
+	// what fork clauses weigh their work against (forkmodel.go).
+	machine model.Machine
+	err     error
 }
 
 func printC(w io.Writer, p *ir.Program, n Node, indent string, stmt stmtFunc, opt PrintOptions) error {
 	pr := &printer{p: p, params: ir.ParamNames(p), vars: map[string]bool{}, indent: indent,
-		used: map[string]bool{}, stmtText: stmt, share: opt.Share && stmt == nil, forkOnce: opt.ForkOnce, threads: opt.Threads, counter: counterType(p)}
+		used: map[string]bool{}, stmtText: stmt, share: opt.Share && stmt == nil, forkOnce: opt.ForkOnce, threads: opt.Threads, counter: counterType(p), machine: opt.Machine}
+	if pr.machine.L2 == 0 {
+		pr.machine = model.Typical()
+	}
 	if pr.stmtText == nil {
 		pr.stmtText = (*printer).stmt
 		pr.elide = true

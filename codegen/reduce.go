@@ -701,17 +701,14 @@ func partialType(r *ir.Reduction, i int, t ir.Type) ir.Type {
 	return t
 }
 
-// minForkTrip is the fewest iterations for which a factored reduction
-// forks threads: a fork and the combine cost microseconds, a few
-// thousand iterations of a reduction about as much. It matters for a
-// reduction loop nested in a sequential loop, which forks every time.
-const minForkTrip = 4096
-
 // forkCond returns the condition, " && ..." or empty, that keeps an
-// innermost factored loop of fewer than minForkTrip iterations
-// sequential when its trip count is not known to be larger, and whether
-// it never has that many.
+// innermost OpenMP loop (a factored reduction's, or one with no loops
+// inside) of fewer iterations than pay for a fork (forkLeast) sequential
+// when its trip count is not known to be larger, and whether it never has
+// that many. It matters most for a loop nested in a sequential loop,
+// which forks every time.
 func (pr *printer) forkCond(l *Loop) (cond string, never bool) {
+	minForkTrip := pr.forkLeast(l)
 	if !leaf(l) {
 		// The work is in the inner loops: their estimated iterations
 		// (fork.go), where every loop of the nest has a usable count.

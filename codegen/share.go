@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"nestor/ir"
+	"nestor/model"
 	"nestor/outline"
 )
 
@@ -54,6 +55,10 @@ type PrintOptions struct {
 	// fork still makes a system call, which on some kernels (page-table
 	// isolation) flushes the TLB: the loop then pays for the misses.
 	Threads string
+	// Machine is the machine the code is for: fork clauses weigh a
+	// loop's work against its fork cost (forkmodel.go). The zero Machine
+	// means model.Typical().
+	Machine model.Machine
 }
 
 // minShareStmts is the fewest statements of a body printed shared: below

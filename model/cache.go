@@ -80,15 +80,17 @@ func (m Machine) validate() error {
 	for _, b := range m.Read {
 		rates[b.Level+" per core"], rates[b.Level+" all cores"] = b.PerCore, b.All
 	}
-	for _, o := range append(m.ForkJoin, m.Barrier...) {
-		rates[fmt.Sprintf("OpenMP %d threads", o.Threads)] = min(o.Min, o.Median)
+	for name, costs := range map[string][]Overhead{"fork": m.ForkJoin, "barrier": m.Barrier, "wake": m.Wake} {
+		for _, o := range costs {
+			rates[fmt.Sprintf("OpenMP %s, %d threads", name, o.Threads)] = min(o.Min, o.Median)
+		}
 	}
 	for name, x := range rates {
 		if !(x > 0) {
 			return fmt.Errorf("%s is %g, not positive", name, x)
 		}
 	}
-	if len(m.ForkJoin) == 0 || len(m.Barrier) == 0 {
+	if len(m.ForkJoin) == 0 || len(m.Barrier) == 0 || len(m.Wake) == 0 {
 		return errors.New("no OpenMP costs")
 	}
 	return nil

@@ -10,7 +10,9 @@
 // throughput and latency, load and store throughput, read bandwidth of
 // each level of the memory hierarchy with one thread and with all, the
 // cache sizes as the knees of a bandwidth sweep, and the cost of an
-// OpenMP fork+join and of a barrier at each thread count. nestor machine
+// OpenMP fork+join and of a barrier at each thread count, and of a fork
+// that wakes a sleeping team (passive wait: what code generation weighs a
+// parallel loop's work against, ForkWork). nestor machine
 // measures once and caches the result as JSON (Save); Load reads it back
 // for this host's fingerprint, or, where nothing was measured, returns
 // Nominal: the host with throughputs that no current x86 core exceeds

@@ -85,12 +85,20 @@ type Machine struct {
 	// one, for 1 to Cores threads: element t-1 is t threads.
 	ForkJoin []Overhead `json:"fork_join"`
 	Barrier  []Overhead `json:"barrier"`
+	// Wake is the cost in seconds of a fork and join of a team whose
+	// threads sleep between regions (OMP_WAIT_POLICY=passive, the master
+	// working alone before each fork), for 1 to Cores threads: what a
+	// parallel loop after sequential code pays where the machine is
+	// shared. On a virtual machine it includes the host's wake-up of an
+	// idle virtual CPU, tens of microseconds where ForkJoin's active wait
+	// takes one.
+	Wake []Overhead `json:"wake"`
 }
 
 // Format is the version of the Machine's JSON; ReadFile refuses files of
 // another version (measure again). Increment it when a field's meaning
 // changes or a field the model needs is added.
-const Format = 1
+const Format = 2
 
 // Level is a level of the memory hierarchy.
 type Level int
@@ -155,6 +163,17 @@ func (m Machine) ReadBandwidth(l Level, threads int) float64 {
 // join of threads threads (clamped to the thread counts measured): a
 // lower bound; Overhead.Median is the usual cost.
 func (m Machine) ForkJoinCost(threads int) float64 { return overhead(m.ForkJoin, threads) }
+
+// WakeCost returns the usual cost in seconds of a fork and join that wakes
+// a sleeping team of threads threads (Wake's median, clamped to the
+// thread counts measured; nominalWake where nothing was measured): what
+// a parallel loop's work must repay before a fork is worth it.
+func (m Machine) WakeCost(threads int) float64 {
+	if len(m.Wake) == 0 {
+		return nominalWake
+	}
+	return m.Wake[min(max(threads, 1), len(m.Wake))-1].Median
+}
 
 // BarrierCost returns the fastest measured cost in seconds of one barrier
 // among threads threads (clamped to the thread counts measured).
@@ -267,6 +286,11 @@ const (
 	nominalDRAMAll     = 800e9 // bytes/s a socket reads from DRAM
 	nominalFork        = 50e-9 // seconds, fork and join of a parallel region
 	nominalBarrier     = 20e-9 // seconds, one barrier
+	// nominalWake is not a bound but the usual cost, in seconds, of a fork
+	// that wakes sleeping threads (WakeCost): futex wake-ups on a host
+	// whose idle cores sleep. The 2-vCPU KVM guest nestor is measured on
+	// gives 10–50 µs.
+	nominalWake = 20e-6
 )
 
 // Nominal returns Host with nominal throughputs and costs (see the
@@ -291,10 +315,11 @@ func Nominal() Machine {
 		}
 		m.Read[l] = Bandwidth{Level: Level(l).String(), Bytes: sizes[l], PerCore: perCore[l], All: all}
 	}
-	m.ForkJoin, m.Barrier = nil, nil
+	m.ForkJoin, m.Barrier, m.Wake = nil, nil, nil
 	for t := 1; t <= m.Cores; t++ {
 		m.ForkJoin = append(m.ForkJoin, Overhead{Threads: t, Min: nominalFork, Median: nominalFork})
 		m.Barrier = append(m.Barrier, Overhead{Threads: t, Min: nominalBarrier, Median: nominalBarrier})
+		m.Wake = append(m.Wake, Overhead{Threads: t, Min: nominalFork, Median: nominalWake})
 	}
 	return m
 }

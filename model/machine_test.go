@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -208,7 +209,7 @@ func TestReadFileRejects(t *testing.T) {
 		"empty":    "{}",
 		"zero-bw":  mustJSON(t, bad),
 		"negative": strings.Replace(mustJSON(t, sampleMachine()), `"cores": `, `"cores": -`, 1),
-		"format":   strings.Replace(mustJSON(t, sampleMachine()), `"format": 1`, `"format": 0`, 1),
+		"format":   strings.Replace(mustJSON(t, sampleMachine()), fmt.Sprintf(`"format": %d`, Format), `"format": 0`, 1),
 	} {
 		path := filepath.Join(dir, name+".json")
 		os.WriteFile(path, []byte(text), 0o644)

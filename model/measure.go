@@ -55,6 +55,9 @@ const (
 	// calibrated once, and a machine that becomes loaded afterwards can
 	// make the samples many times longer than their target.
 	runTimeout = 2 * time.Minute
+	// wakeGap is how long the master works alone before each fork of the
+	// wake benchmark: long enough for a passive team to be asleep.
+	wakeGap = 200 * time.Microsecond
 )
 
 // Measure runs the micro-benchmarks on this host and returns Host with
@@ -177,6 +180,20 @@ var steps = []step{
 	}},
 	{"OpenMP barrier", func(r *runner, m *Machine) (string, error) {
 		return r.overheads("barrier", &m.Barrier)
+	}},
+	{"OpenMP fork waking a sleeping team", func(r *runner, m *Machine) (string, error) {
+		m.Wake = nil
+		var sum []string
+		for t := 1; t <= r.opt.MaxThreads; t++ {
+			s, err := r.runEnv([]string{"OMP_WAIT_POLICY=passive"}, "wake", int64(t), t, wakeGap, r.opt.Reps)
+			if err != nil {
+				return "", err
+			}
+			least, median := cost(s)
+			m.Wake = append(m.Wake, Overhead{Threads: t, Min: least, Median: median})
+			sum = append(sum, fmt.Sprintf("%d: %s", t, siUnit(median, "s")))
+		}
+		return "median " + strings.Join(sum, ", "), nil
 	}},
 }
 
@@ -312,10 +329,18 @@ type sample struct{ work, seconds, fastest float64 }
 // run runs benchmark mode on size n with threads threads, each sample
 // lasting at least target, and returns reps samples.
 func (r *runner) run(mode string, n int64, threads int, target time.Duration, reps int) ([]sample, error) {
+	return r.runEnv(nil, mode, n, threads, target, reps)
+}
+
+// runEnv is run with env added to the benchmark's environment.
+func (r *runner) runEnv(env []string, mode string, n int64, threads int, target time.Duration, reps int) ([]sample, error) {
 	ctx, cancel := context.WithTimeout(r.ctx, runTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, r.exe, mode, strconv.FormatInt(n, 10),
 		strconv.FormatFloat(target.Seconds(), 'g', -1, 64), strconv.Itoa(reps), strconv.Itoa(threads))
+	if env != nil {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -74,10 +75,10 @@ func TestMeasure(t *testing.T) {
 	if dram.PerCore > 1e12 || l1.PerCore < 1e9 {
 		t.Errorf("DRAM at %g B/s or L1 at %g B/s per core: implausible", dram.PerCore, l1.PerCore)
 	}
-	if len(m.ForkJoin) != m.Cores || len(m.Barrier) != m.Cores {
-		t.Errorf("%d fork and %d barrier costs, want one per thread count 1..%d", len(m.ForkJoin), len(m.Barrier), m.Cores)
+	if len(m.ForkJoin) != m.Cores || len(m.Barrier) != m.Cores || len(m.Wake) != m.Cores {
+		t.Errorf("%d fork, %d barrier and %d wake costs, want one per thread count 1..%d", len(m.ForkJoin), len(m.Barrier), len(m.Wake), m.Cores)
 	}
-	for _, o := range append(m.ForkJoin, m.Barrier...) {
+	for _, o := range slices.Concat(m.ForkJoin, m.Barrier, m.Wake) {
 		if o.Min > o.Median || o.Median > 0.1 {
 			t.Errorf("OpenMP cost %+v: min above median, or above 0.1 s", o)
 		}

@@ -43,6 +43,10 @@ func (m Machine) WriteTable(w io.Writer) error {
 			b := m.Barrier[i]
 			fmt.Fprintf(tw, "barrier\t%d\t%s\t%s\n", b.Threads, siUnit(b.Min, "s"), siUnit(b.Median, "s"))
 		}
+		if i < len(m.Wake) {
+			w := m.Wake[i]
+			fmt.Fprintf(tw, "wake\t%d\t%s\t%s\n", w.Threads, siUnit(w.Min, "s"), siUnit(w.Median, "s"))
+		}
 	}
 	return tw.Flush()
 }

@@ -631,7 +631,7 @@ func collidePass(s *region, opt *Options) error {
 // indented like the first line of the region's body.
 func printPass(s *region, opt *Options) error {
 	var b bytes.Buffer
-	if err := codegen.PrintCWith(&b, s.Prog, s.tree, bodyIndent(s.Scop, s.src), codegen.PrintOptions{Share: opt.Share, ForkOnce: s.dec.ForkOnce.Or(opt.ForkOnce),
+	if err := codegen.PrintCWith(&b, s.Prog, s.tree, bodyIndent(s.Scop, s.src), codegen.PrintOptions{Share: opt.Share, ForkOnce: s.dec.ForkOnce.Or(opt.ForkOnce), Machine: opt.Target(),
 		Threads: fmt.Sprintf("nestor_threads_%d", s.Pos.Line)}); err != nil {
 		return err
 	}

@@ -6,6 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -471,7 +473,10 @@ void kernel(int n, double x[20000000], double out[1]) {
 	if out, err = Optimize(f, o); err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Contains(out, []byte("if (k >= 4096) {")) || !bytes.Contains(out, []byte("double sum_v2[16];")) {
+	m := regexp.MustCompile(`if \(k >= (\d+)\) \{`).FindSubmatch(out)
+	if m == nil || !bytes.Contains(out, []byte("double sum_v2[16];")) {
 		t.Errorf("durbin: the short sums do not fold in lanes outside OpenMP:\n%s", out)
+	} else if least, _ := strconv.Atoi(string(m[1])); least <= 2000 {
+		t.Errorf("durbin forks its sums from k = %d, within LARGE's n = 2000:\n%s", least, out)
 	}
 }

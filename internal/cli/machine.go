@@ -24,7 +24,9 @@ Micro-benchmarks (small C programs built with $CC or cc at -O3
 latency, L1 load and store throughput, the read bandwidth of L1, L2, L3
 and DRAM with one core and with all, the cache sizes (knees of a
 bandwidth sweep) and the cost of an OpenMP fork+join and of a barrier at
-each thread count; about 10 seconds, progress on standard error. The
+each thread count, and of a fork that wakes a sleeping team (the passive
+wait policy; code generation weighs each parallel loop's work against
+it); about 10 seconds, progress on standard error. The
 result is kept as JSON in the user cache folder, one file per kind of
 hardware (nestor/machine-FINGERPRINT.json; $NESTOR_MACHINE names another
 file), and later runs print the kept result unless --refresh is given.

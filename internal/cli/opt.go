@@ -76,13 +76,25 @@ func (s *SourceFlags) RegisterOpt(fs *flag.FlagSet) {
 	fs.StringVar(&s.registerTile, "register-tile", "", "unroll factors of the register tiles, `ROWSxCOLS` (default: from the machine's vector registers, 6x4 with AVX-512)")
 }
 
+// targetMachine returns the machine the code is laid out for: the one nestor
+// machine measured on this host, or model.Nominal's costs where nothing
+// was measured (a note on w says why when a measurement could not be
+// read).
+func targetMachine(w io.Writer) model.Machine {
+	m, err := model.Load()
+	if err != nil && w != nil {
+		fmt.Fprintf(w, "nestor: %v; using nominal costs\n", err)
+	}
+	return m
+}
+
 // Options returns the pipeline options the flags select; notes go to w.
 func (s *SourceFlags) Options(w io.Writer) (pipeline.Options, error) {
 	o := pipeline.Options{Check: s.check, Schedule: s.schedule, Notes: w,
 		Align: s.align, Tile: s.schedule && s.tile && !s.notile, Parallel: s.schedule && s.parallel && !s.nopar,
 		UnrollJam: s.schedule && s.unrollJam, KeepCached: s.keepCached,
 		Rfactor: !s.norfactor, AssocMath: s.assocMath, Wrap: s.wrap, Reroll: s.reroll, Share: s.share, ForkOnce: s.forkOnce, Pack: s.pack,
-		Expand: s.schedule && s.expand, Split: s.schedule && s.iss, Machine: model.Host()}
+		Expand: s.schedule && s.expand, Split: s.schedule && s.iss, Machine: targetMachine(w)}
 	if s.schedBudget < 1 || s.schedBudget > 1e15 {
 		return o, UsageError{fmt.Sprintf("--sched-budget %g: want a number of work units between 1 and 1e15", s.schedBudget)}
 	}

@@ -5,12 +5,14 @@
  *   bench MODE N TARGET REPS [THREADS]
  *
  * MODE picks a kernel, N its size (bytes of the working set for the memory
- * kernels, thread count for fork and barrier), TARGET the least seconds a
- * sample lasts (the kernel's repetition count doubles until one run takes
- * that long), REPS the number of samples. Each sample is printed as one
- * line "WORK SECONDS": flops, FMAs, bytes, forks or barriers done in that
- * many seconds; fork and barrier add a third column, the fastest single
- * operation's seconds. Statistics (median, minimum) are model's business.
+ * kernels, thread count for fork, wake and barrier), TARGET the least
+ * seconds a sample lasts (the kernel's repetition count doubles until one
+ * run takes that long; for wake, the seconds the master works alone
+ * before each fork), REPS the number of samples. Each sample is printed as
+ * one line "WORK SECONDS": flops, FMAs, bytes, forks or barriers done in
+ * that many seconds; fork, wake and barrier add a third column, the
+ * fastest single operation's seconds. Statistics (median, minimum) are
+ * model's business.
  *
  * The machine may be shared, so the clocks are chosen to leave other
  * processes out. Kernels time each thread's CPU time: a sample with
@@ -310,6 +312,31 @@ static void fork_join(int threads, double target, int reps) {
 	free(t);
 }
 
+/* wake times forks of a team that sleeps between them: the runner sets
+ * OMP_WAIT_POLICY=passive, and before each fork the master alone works
+ * for gap seconds (sequential code between two parallel loops), long
+ * enough for the other threads to sleep and their cores to idle. A fork
+ * then wakes them: a system call, and on a virtual machine the host's
+ * wake-up of an idle virtual CPU. n forks make a sample. */
+static void wake(int threads, double gap, int reps) {
+	long n = 64;
+	double *t = malloc(n * sizeof *t);
+	for (int r = 0; r < reps; r++) {
+		for (long i = 0; i < n; i++) {
+			double g0 = wall();
+			while (wall() - g0 < gap)
+				clobber();
+			double t0 = wall();
+#pragma omp parallel num_threads(threads)
+			clobber();
+			t[i] = wall() - t0;
+		}
+		double m = median(t, n); /* sorts t */
+		printf("1 %.9g %.9g\n", m, t[0]);
+	}
+	free(t);
+}
+
 /* barrier times barriers inside one parallel region on the master
  * thread, each from the end of the previous one. */
 static void barrier(int threads, double target, int reps) {
@@ -380,6 +407,8 @@ int main(int argc, char **argv) {
 		memory(mode, n, target, reps, threads);
 	else if (!strcmp(mode, "fork"))
 		fork_join((int)n, target, reps);
+	else if (!strcmp(mode, "wake"))
+		wake((int)n, target, reps);
 	else if (!strcmp(mode, "barrier"))
 		barrier((int)n, target, reps);
 	else {
