@@ -58,7 +58,6 @@ func (pr *printer) forkWorkIf(l *Loop) (iters string, work []string, never bool)
 func (pr *printer) workConds(l *Loop, from int) (work []string, never bool) {
 	least := pr.forkLeast(l)
 	need, factors, forms, never, partial := pr.workForms(l, from, least)
-
 	if partial {
 		// A loop counted once (a triangle's): the estimate may be far
 		// below the work.
@@ -376,9 +375,7 @@ func (pr *printer) widestLoop(ns []Node, from int, chain []*Loop) *Loop {
 	if len(loops) == 0 {
 		return nil
 	}
-	// The deepest loops only: most of the work is in the deepest nest
-	// (nussinov's tile holds a loop of one iteration, then one with the
-	// reduction loop inside).
+	// The deepest loops only: most of the work is in the deepest nest.
 	deepest := 0
 	for _, l := range loops {
 		deepest = max(deepest, loopDepth(l))
