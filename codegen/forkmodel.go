@@ -14,9 +14,10 @@ import (
 // team. Every fork here may wake a sleeping team (OpenMP's passive wait,
 // which nestor check and bench run with and a shared machine wants), so
 // the cost to repay is WakeCost, not the active-wait ForkJoin: on the
-// 2-vCPU KVM guest nestor is measured on, 40–80 µs against 1 µs. A
+// 2-vCPU KVM guest nestor is measured on, 36–72 µs against 1 µs. A
 // stencil's update there (five loads, a store and five operations a
-// point, 0.17 ns at the measured vector rates) needs 2^20 points.
+// point, a stream of 16 bytes: 0.19 ns at the measured rates) needs 2^19
+// points, gemm's inner loop (three operations, 16 bytes loaded) 2^20.
 func (pr *printer) forkLeast(l *Loop) int64 {
 	m := pr.machine
 	return m.ForkWork(pr.iterBody(l), m.Cores)

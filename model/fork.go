@@ -20,16 +20,9 @@ type Body struct {
 // footprint (at one core's read bandwidth). A machine with nothing
 // measured uses Nominal's rates, faster than any measured.
 func (m Machine) IterSeconds(b Body, footprint float64) float64 {
-	vb := float64(max(m.VectorBytes, 8))
 	peak, load, store := m.FMAPeak, m.VectorLoad, m.VectorStore
-	if peak <= 0 {
-		peak = nominalHz * nominalFMAPipes * 2 * vb / 8
-	}
-	if load <= 0 {
-		load = nominalHz * nominalLoads * vb
-	}
-	if store <= 0 {
-		store = nominalHz * nominalStores * vb
+	if peak <= 0 || load <= 0 || store <= 0 {
+		peak, load, store = nominalVector(m.VectorBytes)
 	}
 	// FMAPeak counts two flops per lane of an FMA: peak/2 operations on
 	// doubles per second.

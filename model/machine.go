@@ -289,20 +289,24 @@ const (
 	// nominalWake is not a bound but the usual cost, in seconds, of a fork
 	// that wakes sleeping threads (WakeCost): futex wake-ups on a host
 	// whose idle cores sleep. The 2-vCPU KVM guest nestor is measured on
-	// gives 10–50 µs.
+	// gave 36–72 µs with its other vCPU idle, 8–36 µs with it busy.
 	nominalWake = 20e-6
 )
+
+// nominalVector returns the nominal FMA peak (flop/s) and vector load and
+// store throughputs (bytes/s) of one core with vectors of vectorBytes.
+func nominalVector(vectorBytes int) (peak, load, store float64) {
+	vb := float64(max(vectorBytes, 8))
+	return nominalHz * nominalFMAPipes * 2 * vb / 8, nominalHz * nominalLoads * vb, nominalHz * nominalStores * vb
+}
 
 // Nominal returns Host with nominal throughputs and costs (see the
 // constants above), Measured false.
 func Nominal() Machine {
 	m := Host()
 	m.Format = Format
-	vb := float64(max(m.VectorBytes, 8))
-	m.FMAPeak = nominalHz * nominalFMAPipes * 2 * vb / 8
+	m.FMAPeak, m.VectorLoad, m.VectorStore = nominalVector(m.VectorBytes)
 	m.FMALatency = nominalFMACycles / nominalHz
-	m.VectorLoad = nominalHz * nominalLoads * vb
-	m.VectorStore = nominalHz * nominalStores * vb
 	m.ScalarLoad = nominalHz * nominalLoads * 8
 	m.ScalarStore = nominalHz * nominalStores * 8
 	cores := float64(m.Cores)

@@ -176,26 +176,14 @@ var steps = []step{
 		return strings.Join(sum, ", "), nil
 	}},
 	{"OpenMP fork+join", func(r *runner, m *Machine) (string, error) {
-		return r.overheads("fork", &m.ForkJoin)
+		return r.overheads(nil, "fork", r.opt.Sample, &m.ForkJoin)
 	}},
 	{"OpenMP barrier", func(r *runner, m *Machine) (string, error) {
-		return r.overheads("barrier", &m.Barrier)
+		return r.overheads(nil, "barrier", r.opt.Sample, &m.Barrier)
 	}},
 	{"OpenMP fork waking a sleeping team", func(r *runner, m *Machine) (string, error) {
-		m.Wake = nil
-		var sum []string
-		for t := 1; t <= r.opt.MaxThreads; t++ {
-			s, err := r.runEnv([]string{"OMP_WAIT_POLICY=passive"}, "wake", int64(t), t, wakeGap, r.opt.Reps)
-			if err != nil {
-				return "", err
-			}
-			least, median := cost(s)
-			m.Wake = append(m.Wake, Overhead{Threads: t, Min: least, Median: median})
-			sum = append(sum, fmt.Sprintf("%d: %s", t, siUnit(median, "s")))
-		}
-		return "median " + strings.Join(sum, ", "), nil
-	}},
-}
+		return r.overheads([]string{"OMP_WAIT_POLICY=passive"}, "wake", wakeGap, &m.Wake)
+	}}}
 
 // levelSizes returns the working set that reads from each level: half of
 // L1, then between each cache and the one below it, and for DRAM eight
@@ -423,12 +411,13 @@ func (r *runner) throughput(mode string, m *Machine, dst *float64) (string, erro
 }
 
 // overheads measures the cost of an OpenMP operation at 1 to MaxThreads
-// threads.
-func (r *runner) overheads(mode string, dst *[]Overhead) (string, error) {
+// threads, with env added to the benchmark's environment and target its
+// TARGET argument.
+func (r *runner) overheads(env []string, mode string, target time.Duration, dst *[]Overhead) (string, error) {
 	*dst = nil
 	var sum []string
 	for t := 1; t <= r.opt.MaxThreads; t++ {
-		s, err := r.run(mode, int64(t), t, r.opt.Sample, r.opt.Reps)
+		s, err := r.runEnv(env, mode, int64(t), t, target, r.opt.Reps)
 		if err != nil {
 			return "", err
 		}
