@@ -128,9 +128,10 @@ func (pr *printer) chainWork(l *Loop, from int, least int64, mid bool) (need int
 		case !ok:
 			partial = true
 		case expr == "":
-			// An unrolled loop's iteration runs Step copies of its body
-			// (unroll-and-jam): count the counter's values.
-			konst *= max(c, 0) * max(loop.Step, 1)
+			// An unrolled loop (unroll-and-jam) counts its iterations,
+			// not its counter's values: the Step copies are in the body
+			// of the innermost loop, whose time forkLeast's count is of.
+			konst *= max(c, 0)
 		default:
 			factors = append(factors, expr)
 			forms = append(forms, form)
@@ -378,9 +379,9 @@ func (pr *printer) widestLoop(ns []Node, from int, chain []*Loop) *Loop {
 	// The deepest loops only: most of the work is in the deepest nest.
 	deepest := 0
 	for _, l := range loops {
-		deepest = max(deepest, loopDepth(l))
+		deepest = max(deepest, pr.loopDepth(l, from))
 	}
-	loops = slices.DeleteFunc(loops, func(l *Loop) bool { return loopDepth(l) < deepest })
+	loops = slices.DeleteFunc(loops, func(l *Loop) bool { return pr.loopDepth(l, from) < deepest })
 
 	best, bestC := loops[0], int64(-1)
 	var uncounted *Loop
@@ -409,15 +410,19 @@ func (pr *printer) widestLoop(ns []Node, from int, chain []*Loop) *Loop {
 }
 
 // loopDepth returns the number of loops on the longest path from l down
-// (through ifs and blocks): 1 for an innermost loop.
-func loopDepth(l *Loop) int {
+// (through ifs and blocks), 1 for an innermost loop, not counting loops
+// of one iteration (a constant count, from level from): code generation
+// elides them, and a nest of a statement placed at one point of a band
+// (doitgen's zeroing of a row inside the tiles of its product) is not
+// deeper for them.
+func (pr *printer) loopDepth(l *Loop, from int) int {
 	var in func(ns []Node) int
 	in = func(ns []Node) int {
 		d := 0
 		for _, n := range ns {
 			switch n := n.(type) {
 			case *Loop:
-				d = max(d, loopDepth(n))
+				d = max(d, pr.loopDepth(n, from))
 			case *If:
 				d = max(d, in(n.Body))
 			case *Block:
@@ -425,6 +430,9 @@ func loopDepth(l *Loop) int {
 			}
 		}
 		return d
+	}
+	if c, expr, ok := pr.tripCount(l, from); ok && expr == "" && c <= 1 {
+		return in(l.Body)
 	}
 	return 1 + in(l.Body)
 }

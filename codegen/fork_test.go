@@ -39,14 +39,27 @@ func TestForkWork(t *testing.T) {
 		// (a tile's point loop split at the domain's edge): the chain
 		// follows the wider, n · 255.
 		{"split", 1, func(least int64) []string { return []string{fmt.Sprintf("if ((n) >= %d) {", ceil(least, 255))} }},
-		// The same with the 255-iteration loop stepping by 5, as
-		// unroll-and-jam leaves it (its body then holds 5 copies): the
-		// estimate counts the counter's 255 values, not 51 iterations.
-		{"unrolled", 1, func(least int64) []string { return []string{fmt.Sprintf("if ((n) >= %d) {", ceil(least, 255))} }},
+		// The same with the 255-iteration loop stepping by 5 and its body
+		// holding 5 copies, as unroll-and-jam leaves it: the estimate
+		// counts 51 iterations of the copies, whose time the count is of.
+		{"unrolled", 1, func(least int64) []string { return []string{fmt.Sprintf("if ((n) >= %d) {", ceil(least, 51))} }},
+		// The i loop's body: a loop over n holding a loop of one
+		// iteration (a statement placed at one point of the band, as
+		// doitgen's zeroing of a row), then a loop over n holding one
+		// over n. The chain follows the second: n³, not n².
+		{"placed", 1, func(least int64) []string {
+			return []string{fmt.Sprintf("if ((n) >= %d) {", rootCeil(least, 3))}
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var p *ir.Program
 			switch tc.name {
+			case "placed":
+				p = newProg(t, "tsteps", "n").
+					array("A", ir.FuncParam, "n", "n").array("B", ir.FuncParam, "n", "n").
+					stmt("t i a b", []int{0, 0, 0, 0, 0}, "0 <= t < tsteps and 0 <= i < n and 0 <= a < n and 0 <= b <= 0", "A[i][a] = 0.0").
+					stmt("t i a b", []int{0, 0, 1, 0, 0}, "0 <= t < tsteps and 0 <= i < n and 0 <= a < n and 0 <= b < n", "A[i][a] = A[i][a] + B[a][b]").
+					build()
 			case "split", "unrolled":
 				p = newProg(t, "tsteps", "n").
 					array("A", ir.FuncParam, "n", "n").
@@ -73,7 +86,7 @@ func TestForkWork(t *testing.T) {
 			if tc.name == "unrolled" {
 				for _, c := range l.Body {
 					if in, ok := c.(*Loop); ok && !singleIteration(in) {
-						in.Step = 5
+						unrollBody(in, 5)
 					}
 				}
 			}
@@ -162,7 +175,7 @@ func TestForkOnce(t *testing.T) {
 					if tc.name == "unrolled" {
 						for _, c := range l.Body {
 							if in, ok := c.(*Loop); ok && !singleIteration(in) {
-								in.Step = 5
+								unrollBody(in, 5)
 							}
 						}
 					}
@@ -314,6 +327,20 @@ func TestLeastParam(t *testing.T) {
 // testLeast returns forkLeast's count for OpenMP loop l of p on the
 // machine printing uses by default (model.Typical): what the fork clauses
 // of the tests must print.
+// unrollBody steps l by f and repeats its body's instances f times, the
+// counter shifted by 0…f−1, as unroll-and-jam does (without the rest loop:
+// the tests print the code, they do not run it).
+func unrollBody(l *Loop, f int64) {
+	l.Step = f
+	var body []Node
+	for u := range f {
+		for _, n := range l.Body {
+			body = append(body, shiftInstance(n.(*Instance), l.Level, u, l.Level, 0))
+		}
+	}
+	l.Body = body
+}
+
 func testLeast(p *ir.Program, l *Loop) int64 {
 	pr := &printer{p: p, params: ir.ParamNames(p), vars: map[string]bool{}, used: map[string]bool{}, machine: model.Typical()}
 	return pr.forkLeast(l)
