@@ -31,7 +31,9 @@ func (pr *printer) forkLeast(l *Loop) int64 {
 // counts one: a lower bound), the bytes of the distinct elements it reads
 // that move with the innermost counter (one that does not is read once,
 // before the loop, by the compiler or by scalar replacement) and those of
-// the element it writes when that moves too. Stream counts the bytes of
+// the element it writes when that moves too, as unit-stride bytes or, for
+// an access the counter moves by more than one element, as gathered or
+// scattered ones (unitStride). Stream counts the bytes of
 // the accesses that name a new element at every iteration of the whole
 // nest (streams): their footprint grows with the work, and past a cache's
 // size they come from the level below. A stream both read and written
@@ -113,10 +115,16 @@ func (pr *printer) addInstance(b *model.Body, in *Instance, levels []int, seen m
 		bytes := float64(pr.p.Arrays[a.Array].Elem.Size())
 		if key := fmt.Sprint("element ", a.Array, k == 0, index); !seen[key] {
 			seen[key] = true
-			if k == 0 {
+			unit := unitStride(index, innermost)
+			switch {
+			case k == 0 && unit:
 				b.Store += bytes
-			} else {
+			case k == 0:
+				b.Scatter += bytes
+			case unit:
 				b.Load += bytes
+			default:
+				b.Gather += bytes
 			}
 		}
 		if key, ok := streamKey(a.Array, index, levels); ok && !seen[fmt.Sprint(key, k == 0)] {
@@ -151,6 +159,21 @@ func streamKey(array int, index []ir.Aff, levels []int) (string, bool) {
 		key += ";"
 	}
 	return key, len(read) == len(levels)
+}
+
+// unitStride reports whether the innermost counter moves an access with
+// subscripts index by one element at a time (forwards or backwards): it
+// reads the counter in the last subscript only, with coefficient ±1.
+// Any other access that moves (A[j][i] under loop j, A[2*i]) loads or
+// stores an element at a time.
+func unitStride(index []ir.Aff, innermost int) bool {
+	for d, x := range index {
+		c := coef(x, innermost)
+		if d < len(index)-1 && c != 0 || d == len(index)-1 && c != 1 && c != -1 {
+			return false
+		}
+	}
+	return len(index) > 0
 }
 
 // coef returns the coefficient of the counter at level in x.

@@ -25,15 +25,22 @@ func TestIterBody(t *testing.T) {
 		}, model.Body{Ops: 1, Load: 8, Store: 8, Stream: 16}},
 		// gemm's k loop innermost: C[i][j] stays (in a register), A[i][k]
 		// and B[k][j] move with k but neither is new at every (i, j, k):
-		// no stream. alpha * A * B + C: three operations.
-		{"gemm", func(t *testing.T) *ir.Program { return casesByName(t, "gemm") }, model.Body{Ops: 3, Load: 16}},
+		// no stream. A[i][k] moves by one element, B[k][j] by a row: a
+		// gather. alpha * A * B + C: three operations.
+		{"gemm", func(t *testing.T) *ir.Program { return casesByName(t, "gemm") }, model.Body{Ops: 3, Load: 8, Gather: 8}},
 		// A neighbour read B[i][j + 1] besides B[i][j]: two elements
-		// loaded, one stream of B; A[j][i], written transposed, is a
-		// stream too.
+		// loaded, one stream of B; A[j][i], written transposed (a
+		// scatter), is a stream too.
 		{"neighbours", func(t *testing.T) *ir.Program {
 			return newProg(t, "n").array("A", ir.FuncParam, "n", "n").array("B", ir.FuncParam, "n", "n").
 				stmt("i j", []int{0, 0, 0}, "0 <= i < n and 0 <= j < n - 1", "A[j][i] = B[i][j] + B[i][j + 1]").build()
-		}, model.Body{Ops: 1, Load: 16, Store: 8, Stream: 16}},
+		}, model.Body{Ops: 1, Load: 16, Scatter: 8, Stream: 16}},
+		// Backwards at unit stride is unit stride; every other element
+		// is not.
+		{"strides", func(t *testing.T) *ir.Program {
+			return newProg(t, "n").array("A", ir.FuncParam, "n").array("B", ir.FuncParam, "2*n").array("C", ir.FuncParam, "n").
+				stmt("i", []int{0, 0}, "0 <= i < n", "A[i] = B[2*i] + C[n - 1 - i]").build()
+		}, model.Body{Ops: 1, Load: 8, Gather: 8, Store: 8, Stream: 24}},
 		// A diagonal read C[i + j] is not a stream over (i, j); the
 		// written A[i][j] is (once: it is not read).
 		{"diagonal", func(t *testing.T) *ir.Program {

@@ -4,29 +4,37 @@ import "math"
 
 // Body is what one iteration of an innermost loop does, for the fork
 // model: arithmetic operations on doubles (a float operation counts one
-// half: twice as many fit a vector), the bytes it loads and stores, and
-// Stream, the bytes of those that are new at every iteration of the whole
-// loop nest (streams: A[i][j] under loops i and j), whose footprint grows
-// with the work.
+// half: twice as many fit a vector), the bytes it loads and stores at
+// unit stride (Load, Store: vectors' worth at a time), those it loads
+// and stores an element at a time (Gather, Scatter: accesses the
+// innermost counter moves by more than one element, A[j][i] under loop
+// j), and Stream, the bytes of all of those that are new at every
+// iteration of the whole loop nest (streams: A[i][j] under loops i and
+// j), whose footprint grows with the work.
 type Body struct {
-	Ops, Load, Store, Stream float64
+	Ops, Load, Store, Gather, Scatter, Stream float64
 }
 
 // IterSeconds returns the least time one iteration of b takes on one core
 // when its nest's streams span footprint bytes: its operations at the FMA
-// pipes' full vector rate and its bytes at L1's vector load and store
-// rates, whichever takes longest, and at least the time to bring its
-// stream bytes from the first level of the memory hierarchy that holds
-// footprint (at one core's read bandwidth). A machine with nothing
+// pipes' full vector rate, its unit-stride bytes at L1's vector load and
+// store rates plus its element-at-a-time ones at the scalar rates (the
+// same ports), whichever takes longest, and at least the time to bring
+// its stream bytes from the first level of the memory hierarchy that
+// holds footprint (at one core's read bandwidth). A machine with nothing
 // measured uses Nominal's rates, faster than any measured.
 func (m Machine) IterSeconds(b Body, footprint float64) float64 {
 	peak, load, store := m.FMAPeak, m.VectorLoad, m.VectorStore
 	if peak <= 0 || load <= 0 || store <= 0 {
 		peak, load, store = nominalVector(m.VectorBytes)
 	}
+	sload, sstore := m.ScalarLoad, m.ScalarStore
+	if sload <= 0 || sstore <= 0 {
+		sload, sstore = nominalHz*nominalLoads*8, nominalHz*nominalStores*8
+	}
 	// FMAPeak counts two flops per lane of an FMA: peak/2 operations on
 	// doubles per second.
-	t := max(b.Ops/(peak/2), b.Load/load, b.Store/store)
+	t := max(b.Ops/(peak/2), b.Load/load+b.Gather/sload, b.Store/store+b.Scatter/sstore)
 	if b.Stream > 0 {
 		t = max(t, b.Stream/m.streamBandwidth(footprint))
 	}

@@ -43,6 +43,27 @@ func TestForkWork(t *testing.T) {
 	}
 }
 
+// TestIterSecondsGather: bytes loaded or stored an element at a time take
+// the scalar rates, which share the ports with the vector ones: a body
+// of gathered loads takes longer than the same bytes at unit stride, and
+// its fork pays with fewer iterations.
+func TestIterSecondsGather(t *testing.T) {
+	m := Nominal()
+	unit := Body{Ops: 1, Load: 32, Store: 8}
+	gather := Body{Ops: 1, Load: 16, Gather: 16, Store: 8}
+	scatter := Body{Ops: 1, Load: 32, Scatter: 8}
+	tu, tg, ts := m.IterSeconds(unit, 0), m.IterSeconds(gather, 0), m.IterSeconds(scatter, 0)
+	if want := 16/m.VectorLoad + 16/m.ScalarLoad; math.Abs(tg-max(want, 8/m.VectorStore)) > 1e-9*tg {
+		t.Errorf("gather: %g s, want the loads' %g s", tg, want)
+	}
+	if tg <= tu || ts <= tu {
+		t.Errorf("gather %g s, scatter %g s: want both above unit stride's %g s", tg, ts, tu)
+	}
+	if g, u := m.ForkWork(gather, 2), m.ForkWork(unit, 2); g >= u {
+		t.Errorf("gather: count %d, want below unit stride's %d", g, u)
+	}
+}
+
 // TestWakeCost: the median of the team's size, clamped to the sizes
 // measured, and nominalWake where nothing was measured.
 func TestWakeCost(t *testing.T) {
