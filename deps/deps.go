@@ -124,6 +124,25 @@ func Analyze(p *ir.Program) (*Graph, error) {
 // AnalyzeWork is Analyze within a budget of work units (see
 // Graph.Exhausted).
 func AnalyzeWork(p *ir.Program, budget int64) (*Graph, error) {
+	return analyze(p, budget, nil, 0)
+}
+
+// Carried computes the dependences of p between the statements of stmts
+// (source and target both among them) that the loop at depth carries
+// (1-based; Edge.Depth == depth), within budget: a loop's own question,
+// for programs whose whole graph costs too much (a tiled, skewed nest
+// with floor-division locals). The graph holds only those edges.
+func Carried(p *ir.Program, stmts []int, depth int, budget int64) (*Graph, error) {
+	in := make([]bool, len(p.Stmts))
+	for _, st := range stmts {
+		in[st] = true
+	}
+	return analyze(p, budget, in, depth)
+}
+
+// analyze is AnalyzeWork over the statement pairs both in only (all when
+// nil) and at depth atDepth only (all when 0).
+func analyze(p *ir.Program, budget int64, only []bool, atDepth int) (*Graph, error) {
 	work := poly.NewWork(budget)
 	g := &Graph{Prog: p}
 	defer func() { g.Work, g.Exhausted = work.Used(), work.Exhausted() }()
@@ -133,6 +152,9 @@ func AnalyzeWork(p *ir.Program, budget int64) (*Graph, error) {
 	}
 	for si, s := range p.Stmts {
 		for ti, t := range p.Stmts {
+			if only != nil && (!only[si] || !only[ti]) {
+				continue
+			}
 			b := newBuilder(p, s, t)
 			b.work = work
 			for ai, a := range s.Accesses {
@@ -155,6 +177,9 @@ func AnalyzeWork(p *ir.Program, budget int64) (*Graph, error) {
 						continue // the two accesses never touch the same element
 					}
 					for depth := 1; depth <= b.common+1; depth++ {
+						if atDepth > 0 && depth != atDepth {
+							continue
+						}
 						if depth == b.common+1 && !ir.Precedes(s, t, b.common) {
 							continue // same statement, or T runs first in the common body
 						}

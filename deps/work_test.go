@@ -1,7 +1,9 @@
 package deps
 
 import (
+	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -45,4 +47,51 @@ func TestAnalyzeWork(t *testing.T) {
 		}
 	}
 	t.Logf("the kernel that needs most: %.3g units", float64(most))
+}
+
+// TestCarried: the dependences Carried computes for a set of statements
+// and one depth are exactly those of the whole analysis between those
+// statements at that depth, for every corpus kernel's first two
+// statements and every depth they share.
+func TestCarried(t *testing.T) {
+	ks, _ := filepath.Glob("../testdata/kernels/*.c")
+	if len(ks) == 0 {
+		t.Fatal("no corpus kernels")
+	}
+	for _, k := range ks {
+		f, err := frontend.ParseFile(k, frontend.Config{Defines: []string{"MINI_DATASET"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := f.Scops[0].Prog
+		g, err := Analyze(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stmts := []int{0}
+		if len(p.Stmts) > 1 {
+			stmts = append(stmts, 1)
+		}
+		in := func(s int) bool { return s == 0 || s == 1 && len(stmts) == 2 }
+		name := strings.TrimSuffix(filepath.Base(k), ".c")
+		for depth := 1; depth <= p.Stmts[0].Depth()+1; depth++ {
+			c, err := Carried(p, stmts, depth, DefaultWork)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []string
+			for _, e := range g.Edges {
+				if in(e.Source) && in(e.Target) && e.Depth == depth {
+					want = append(want, fmt.Sprintf("%d->%d %v a%d d%d %v", e.Source, e.Target, e.Kind, e.Array, e.Depth, e.Distance))
+				}
+			}
+			var got []string
+			for _, e := range c.Edges {
+				got = append(got, fmt.Sprintf("%d->%d %v a%d d%d %v", e.Source, e.Target, e.Kind, e.Array, e.Depth, e.Distance))
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("%s, depth %d: Carried gives\n%v\nthe whole analysis\n%v", name, depth, got, want)
+			}
+		}
+	}
 }

@@ -293,6 +293,7 @@ var passes = []pass{
 	{name: "rfactor", fn: factor},
 	{name: "build", fn: buildPass, code: true},
 	{name: "parallel", fn: parallelPass, code: true},
+	{name: "distribute", fn: distributePass, code: true},
 	{name: "pack", fn: packPass, code: true},
 	{name: "jam", fn: jamPass, code: true},
 	{name: "unroll", fn: unrollPass, code: true},
@@ -313,6 +314,8 @@ var order = []struct{ before, after, why string }{
 	{"rfactor", "build", "code is built from the final program: every program pass comes first"},
 	{"build", "parallel", "OpenMP and SIMD marks annotate the loop AST"},
 	{"parallel", "pack", "a packed product is printed with its own OpenMP team: the parallel marks of the loops it replaces go with them"},
+	{"parallel", "distribute", "only loops MarkParallel leaves unmarked carry a dependence; the split ones get their SIMD marks from the split (the schedule's coincidence is per statement, over all of its dependences, so MarkParallel would not mark them)"},
+	{"distribute", "jam", "a loop is split where each statement appears once in its body: after unroll-and-jam its copies would keep it whole"},
 	{"pack", "jam", "unroll-and-jam would unroll the loops that pack replaces"},
 	{"parallel", "jam", "unroll-and-jam keeps the marks of the loops it leaves and jams only point loops inside the parallel one"},
 	{"jam", "unroll", "the unroll hints go on the innermost loops jamming leaves"},
@@ -493,6 +496,46 @@ func parallelPass(s *region, opt *Options) error {
 	}
 	return nil
 }
+
+// distributePass splits the innermost loops that carry a dependence into
+// a loop per group of statements where some group then carries none
+// (codegen.Distribute: a time-tiled stencil's fused statements), in the
+// loop groups whose marks ask for SIMD loops.
+func distributePass(s *region, opt *Options) error {
+	if s.loops == nil {
+		return nil
+	}
+	// The pieces of a loop split at the domain's edges ask the same
+	// question: answered once.
+	known := map[string]*deps.Graph{}
+	carried := func(stmts []int, level int) *deps.Graph {
+		key := fmt.Sprint(stmts, level)
+		if g, ok := known[key]; ok {
+			return g
+		}
+		g, err := deps.Carried(s.Prog, stmts, level+1, distributeWork)
+		if err != nil {
+			g = nil
+		}
+		known[key] = g
+		return g
+	}
+	simd := func(level int) bool {
+		m := s.marks(level)
+		return m.Parallel && !m.NoSIMD
+	}
+	if n := codegen.Distribute(s.Prog, s.tree, simd, carried); n > 0 {
+		opt.note(s.Scop, "split %d innermost loops that carry a dependence into a loop per group of statements, each of which carries none and runs as a SIMD loop", n)
+	}
+	return nil
+}
+
+// distributeWork is the budget of the dependences one innermost loop's
+// split asks about (deps.Carried), in poly.Work units: a whole
+// analysis's. jacobi-2d's time-tiled loop, six counters and their
+// floor-division locals, needs 4.5e7 for its two statements at one
+// depth (the whole graph of its program spends 2e8 and more).
+const distributeWork = deps.DefaultWork
 
 // jamPass unrolls and jams the register tiles the bands' marks give
 // (Marks.Jam), after the OpenMP loops are marked.
