@@ -382,3 +382,36 @@ func TestStridedTileSizes(t *testing.T) {
 		})
 	}
 }
+
+// TestInnerTileLeast: heat-3d's four-dimensional time-skewed band fits
+// half the L2 cache only with tiles of 8 on each loop, which would leave
+// its innermost loop 32 elements (innerFactor); it runs at least 16
+// vectors' worth (innerLeast: 128 doubles with 64-byte vectors), and
+// the other loops keep 8.
+func TestInnerTileLeast(t *testing.T) {
+	p, g := analyzed(t, "../testdata/kernels/heat-3d.c", nil, "LARGE_DATASET")
+	sc, err := Compute(p, g, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := model.Typical()
+	want := int64(innerVectors * m.VectorBytes / 8)
+	lays, err := Decide(p, sc, Plan{Tile: true, Reorder: true, Machine: m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, lay := range lays {
+		if lay.Band == 0 || !lay.Tile {
+			continue
+		}
+		inner := lay.Order[len(lay.Order)-1]
+		for k, sz := range lay.Sizes {
+			if k == inner && sz != want || k != inner && sz != minTile {
+				t.Errorf("tile sizes %v, innermost %d: want %d innermost and %d for the others", lay.Sizes, inner, want, minTile)
+				break
+			}
+		}
+		return
+	}
+	t.Fatalf("no tiled band: %+v", lays)
+}
