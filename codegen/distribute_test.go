@@ -96,3 +96,34 @@ func TestDistributeMarks(t *testing.T) {
 		})
 	}
 }
+
+// TestDistributeUnknown: where the dependences are not known (a spent
+// budget: an exhausted graph, or none), the loop is kept.
+func TestDistributeUnknown(t *testing.T) {
+	p := newProg(t, "n").array("A", ir.FuncParam, "n").array("B", ir.FuncParam, "n").array("C", ir.FuncParam, "n").
+		stmt("i", []int{0, 0}, "1 <= i < n", "B[i] = A[i] + 1.0").
+		stmt("i", []int{0, 1}, "1 <= i < n", "C[i] = B[i - 1] * 2.0").build()
+	for _, tc := range []struct {
+		name string
+		g    func() *deps.Graph
+	}{
+		{"exhausted", func() *deps.Graph {
+			g, err := deps.Carried(p, []int{0, 1}, 1, 1)
+			if err != nil || !g.Exhausted {
+				t.Fatalf("a budget of one unit: %v, exhausted %v", err, g != nil && g.Exhausted)
+			}
+			return g
+		}},
+		{"none", func() *deps.Graph { return nil }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			n, err := Build(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := Distribute(p, n, func(int) bool { return true }, func([]int, int) *deps.Graph { return tc.g() }); got != 0 {
+				t.Errorf("split %d loops, want none", got)
+			}
+		})
+	}
+}

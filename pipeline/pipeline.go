@@ -507,13 +507,24 @@ func distributePass(s *region, opt *Options) error {
 	}
 	// The pieces of a loop split at the domain's edges ask the same
 	// question: answered once.
+	// The region's questions share one budget: past it, the loops left
+	// stay whole (a note says so).
 	known := map[string]*deps.Graph{}
+	left, spent := int64(distributeWork), false
 	carried := func(stmts []int, level int) *deps.Graph {
 		key := fmt.Sprint(stmts, level)
 		if g, ok := known[key]; ok {
 			return g
 		}
-		g, err := deps.Carried(s.Prog, stmts, level+1, distributeWork)
+		if left <= 0 {
+			spent = true
+			return nil
+		}
+		g, err := deps.Carried(s.Prog, stmts, level+1, left)
+		if g != nil {
+			left -= g.Work
+			spent = spent || g.Exhausted
+		}
 		if err != nil {
 			g = nil
 		}
@@ -527,15 +538,18 @@ func distributePass(s *region, opt *Options) error {
 	if n := codegen.Distribute(s.Prog, s.tree, simd, carried); n > 0 {
 		opt.note(s.Scop, "split %d innermost loops that carry a dependence into a loop per group of statements, each of which carries none and runs as a SIMD loop", n)
 	}
+	if spent {
+		opt.note(s.Scop, "the dependences of innermost loops that could be split into SIMD loops spent their budget (%.3g units of work): the loops left keep their statements together", float64(distributeWork))
+	}
 	return nil
 }
 
-// distributeWork is the budget of the dependences one innermost loop's
-// split asks about (deps.Carried), in poly.Work units: a whole
-// analysis's. jacobi-2d's time-tiled loop, six counters and their
-// floor-division locals, needs 4.5e7 for its two statements at one
-// depth (the whole graph of its program spends 2e8 and more).
-const distributeWork = deps.DefaultWork
+// distributeWork is the budget of the dependences the innermost loops'
+// splits of one region ask about (deps.Carried), in poly.Work units: a
+// whole analysis's, 4× over. jacobi-2d's time-tiled loop, six counters
+// and their floor-division locals, needs 4.5e7 for its two statements at
+// one depth (the whole graph of its program spends more than 2e8).
+const distributeWork = 4 * deps.DefaultWork
 
 // jamPass unrolls and jams the register tiles the bands' marks give
 // (Marks.Jam), after the OpenMP loops are marked.
