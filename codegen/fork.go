@@ -123,6 +123,14 @@ func (pr *printer) chainWork(l *Loop, from int, least int64, mid bool) (need int
 		if !ok && mid {
 			c, expr, ok = pr.midTrip(loop, from, chain)
 		}
+		if ok && expr == "" && c > 1 && mid {
+			// A tile's point loop counts the tile's width; where the
+			// domain is narrower (a small problem, one partial tile),
+			// the most its other bounds allow counts instead.
+			if most, ok := pr.maxTrip(loop, from, chain); ok {
+				expr = pr.fold("nestor_min", []string{fmt.Sprint(c), most})
+			}
+		}
 		chain = append(chain, loop)
 		switch {
 		case !ok:
@@ -695,6 +703,88 @@ func (pr *printer) midTrip(loop *Loop, from int, chain []*Loop) (c int64, expr s
 		return best, "", true
 	}
 	return 0, expr, expr != ""
+}
+
+// maxTrip returns a C expression of an upper bound on the trip count of
+// loop that reads no counter of level from or deeper: the count of a pair
+// of its bounds (affine, no division), each counter of a loop of chain
+// it reads (at level from or deeper) at the end of that loop's range
+// that makes the count largest (its one affine lower bound for a
+// negative coefficient, its upper bound for a positive one). A point
+// loop 256·t3 ≤ t6 ≤ np − 1 under 0 ≤ t3 runs at most np iterations.
+// ok is false when no pair gives one, or the bound is a constant.
+func (pr *printer) maxTrip(loop *Loop, from int, chain []*Loop) (expr string, ok bool) {
+	at := map[int]*Loop{}
+	for _, o := range chain {
+		at[o.Level] = o
+	}
+	end := func(o *Loop, lower bool) (ir.Aff, bool) {
+		if o == nil {
+			return ir.Aff{}, false
+		}
+		bs := o.Upper
+		if lower {
+			bs = o.Lower
+		}
+		if len(bs) != 1 || bs[0].Of != nil || bs[0].Den != 1 || max(o.Step, 1) != 1 || !readsBefore(bs[0].Aff, from) {
+			return ir.Aff{}, false
+		}
+		return bs[0].Aff, true
+	}
+	// Coefficients kept far from overflow: each product below is under
+	// 2^40.
+	small := func(a ir.Aff) bool {
+		for _, xs := range [][]int64{a.Iter, a.Param} {
+			for _, v := range xs {
+				if intmath.Abs(v) > 1<<20 {
+					return false
+				}
+			}
+		}
+		return intmath.Abs(a.Const) <= 1<<20
+	}
+	scaled := func(a ir.Aff, v int64) ir.Aff {
+		b := a.Clone()
+		for _, xs := range [][]int64{b.Iter, b.Param, b.Local} {
+			for k := range xs {
+				xs[k] *= v
+			}
+		}
+		b.Const *= v
+		return b
+	}
+	step := max(loop.Step, 1)
+	for _, lo := range loop.Lower {
+		for _, up := range loop.Upper {
+			if lo.Of != nil || up.Of != nil || lo.Den != 1 || up.Den != 1 || usesLocals(lo.Aff) || usesLocals(up.Aff) || !small(lo.Aff) || !small(up.Aff) {
+				continue
+			}
+			d := up.Aff.Sub(lo.Aff)
+			usable := true
+			for k := from; k < len(d.Iter) && usable; k++ {
+				v := d.Iter[k]
+				if v == 0 {
+					continue
+				}
+				e, ok := end(at[k], v < 0)
+				if !ok || !small(e) || intmath.Abs(v) > 1<<20 {
+					usable = false
+					break
+				}
+				d.Iter[k] = 0
+				d = d.Sub(scaled(e, -v))
+			}
+			if !usable || !readsBefore(d, from) || d.IsConst() {
+				continue
+			}
+			if step == 1 {
+				d.Const++
+				return "(" + pr.aff(d, nil) + ")", true
+			}
+			return fmt.Sprintf("((%s) / %d + 1)", pr.aff(d, nil), step), true
+		}
+	}
+	return "", false
 }
 
 // readsBefore reports whether a reads no counter of level from or deeper:

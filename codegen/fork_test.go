@@ -264,6 +264,9 @@ func TestForkEnteredOnce(t *testing.T) {
 		{"triangle in a min", "0 <= i < n and i < m and 0 <= j < i", "#pragma omp parallel for if((n) >= 2)\n"},
 		// One iteration: nothing to share, however much work it holds.
 		{"one row", "0 <= i < 1 and 0 <= j < n", ""},
+		// Tiles of 64 columns: the point loop counts 64, or m where the
+		// domain is narrower than a tile (maxTrip: j ≤ m − 1 at i = 0).
+		{"tiles", "0 <= i and 64*i <= m - 1 and 64*i <= j < 64*i + 64 and j < m", "#pragma omp parallel for if((nestor_floord(m - 1, 64) + 1) >= 2 && (double)(nestor_floord(m - 1, 64) + 1) * nestor_min(64, (m)) >= %[1]d)\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := newProg(t, "n", "m").
