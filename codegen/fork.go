@@ -626,17 +626,7 @@ func (pr *printer) midTrip(loop *Loop, from int, chain []*Loop) (c int64, expr s
 		}
 		ranges[o.Level] = up.Aff.Sub(lo.Aff.Neg())
 	}
-	const limit = 1 << 30 // coefficients kept far from overflow
-	small := func(a ir.Aff) bool {
-		for _, xs := range [][]int64{a.Iter, a.Param, a.Local} {
-			for _, v := range xs {
-				if intmath.Abs(v) > limit {
-					return false
-				}
-			}
-		}
-		return intmath.Abs(a.Const) <= limit
-	}
+	small := func(a ir.Aff) bool { return within(a, 1<<30) } // coefficients kept far from overflow
 	step := max(loop.Step, 1)
 	best := int64(-1)
 	for _, lo := range loop.Lower {
@@ -733,26 +723,7 @@ func (pr *printer) maxTrip(loop *Loop, from int, chain []*Loop) (expr string, ok
 	}
 	// Coefficients kept far from overflow: each product below is under
 	// 2^40.
-	small := func(a ir.Aff) bool {
-		for _, xs := range [][]int64{a.Iter, a.Param} {
-			for _, v := range xs {
-				if intmath.Abs(v) > 1<<20 {
-					return false
-				}
-			}
-		}
-		return intmath.Abs(a.Const) <= 1<<20
-	}
-	scaled := func(a ir.Aff, v int64) ir.Aff {
-		b := a.Clone()
-		for _, xs := range [][]int64{b.Iter, b.Param, b.Local} {
-			for k := range xs {
-				xs[k] *= v
-			}
-		}
-		b.Const *= v
-		return b
-	}
+	small := func(a ir.Aff) bool { return within(a, 1<<20) }
 	step := max(loop.Step, 1)
 	for _, lo := range loop.Lower {
 		for _, up := range loop.Upper {
@@ -761,7 +732,7 @@ func (pr *printer) maxTrip(loop *Loop, from int, chain []*Loop) (expr string, ok
 			}
 			d := up.Aff.Sub(lo.Aff)
 			usable := true
-			for k := from; k < len(d.Iter) && usable; k++ {
+			for k := from; k < len(d.Iter); k++ {
 				v := d.Iter[k]
 				if v == 0 {
 					continue
@@ -772,7 +743,7 @@ func (pr *printer) maxTrip(loop *Loop, from int, chain []*Loop) (expr string, ok
 					break
 				}
 				d.Iter[k] = 0
-				d = d.Sub(scaled(e, -v))
+				d = d.Sub(scale(e, -v))
 			}
 			if !usable || !readsBefore(d, from) || d.IsConst() {
 				continue
@@ -785,6 +756,19 @@ func (pr *printer) maxTrip(loop *Loop, from int, chain []*Loop) (expr string, ok
 		}
 	}
 	return "", false
+}
+
+// within reports whether every coefficient and the constant of a are at
+// most limit in absolute value.
+func within(a ir.Aff, limit int64) bool {
+	for _, xs := range [][]int64{a.Iter, a.Param, a.Local} {
+		for _, v := range xs {
+			if intmath.Abs(v) > limit {
+				return false
+			}
+		}
+	}
+	return intmath.Abs(a.Const) <= limit
 }
 
 // readsBefore reports whether a reads no counter of level from or deeper:
