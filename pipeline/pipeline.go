@@ -498,7 +498,7 @@ func parallelPass(s *region, opt *Options) error {
 }
 
 // distributePass splits the innermost loops that carry a dependence into
-// a loop per group of statements where some group then carries none
+// a loop per group of statements where every group then carries none
 // (codegen.Distribute: a time-tiled stencil's fused statements), in the
 // loop groups whose marks ask for SIMD loops.
 func distributePass(s *region, opt *Options) error {
@@ -506,9 +506,8 @@ func distributePass(s *region, opt *Options) error {
 		return nil
 	}
 	// The pieces of a loop split at the domain's edges ask the same
-	// question: answered once.
-	// The region's questions share one budget: past it, the loops left
-	// stay whole (a note says so).
+	// question, answered once; the region's questions share one budget,
+	// past which the loops left stay whole (a note says so).
 	known := map[string]*deps.Graph{}
 	left, spent := int64(distributeWork), false
 	carried := func(stmts []int, level int) *deps.Graph {
