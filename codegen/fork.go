@@ -459,6 +459,10 @@ type countForm struct{ Lo, Up Bound }
 
 // tripForm is tripCount with the form of the expression it returns.
 func (pr *printer) tripForm(loop *Loop, from int) (c int64, expr string, form countForm, ok bool) {
+	// An expression can only read the counters of the loops open here: a
+	// team's clause, printed above its sequential loops (forkOnce), asks
+	// for the estimates of loops further in.
+	from = min(from, len(pr.names))
 	step := max(loop.Step, 1)
 	best := int64(-1)
 	for _, lo := range loop.Lower {

@@ -195,6 +195,35 @@ func TestForkOnce(t *testing.T) {
 	}
 }
 
+// TestForkOnceInnerBounds: the estimate of a team's loops counts loops
+// further in, whose bounds may read the counter of the sequential loop
+// the team encloses (j < t), a counter the clause cannot read: the
+// estimate leaves such a count out instead of printing it.
+func TestForkOnceInnerBounds(t *testing.T) {
+	p := newProg(t, "tsteps", "n").
+		array("A", ir.FuncParam, "n", "n").array("B", ir.FuncParam, "n", "n").
+		stmt("t i j", []int{0, 0, 0, 0}, "0 <= t < tsteps and 1 <= i < n - 1 and 1 <= j < t", "B[i][j] = A[i][j] * 0.5").
+		stmt("t i j", []int{0, 1, 0, 0}, "0 <= t < tsteps and 1 <= i < n - 1 and 1 <= j < n - 1", "A[i][j] = B[i][j] * 0.5").
+		build()
+	n, err := Build(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl := firstLoop(n.Body)
+	for _, c := range tl.Body {
+		if l, ok := c.(*Loop); ok {
+			l.Pragmas, l.ForkIf = []string{"omp parallel for"}, true
+		}
+	}
+	var out bytes.Buffer
+	if err := PrintCWith(&out, p, n, "", PrintOptions{ForkOnce: true}); err != nil {
+		t.Fatal(err)
+	}
+	if got := out.String(); !strings.Contains(got, "#pragma omp parallel if(") || strings.Count(got, "#pragma omp for\n") != 2 {
+		t.Errorf("want one team with a work clause around the time loop:\n%s", got)
+	}
+}
+
 // TestForkThreads: with PrintOptions.Threads, an OpenMP loop nested in a
 // sequential loop forks only at two threads or more (its first if), and
 // the region declares the thread count between pragma lines of its own,

@@ -220,6 +220,10 @@ type Evaluate interface {
 type pending struct {
 	rec  *Record
 	code []byte
+	// failed is why the candidate's code could not be generated: a defect
+	// of nestor's, recorded as the evaluation's error (never measured)
+	// instead of ending the search.
+	failed string
 }
 
 // Run searches until the budget of evaluations or time is spent or the
@@ -276,7 +280,7 @@ func (s *Searcher) Run(ctx context.Context) (*Result, error) {
 					return nil, err
 				}
 				leaf.closed = true
-				if p != nil && !inBatch[p.rec.Code] {
+				if p != nil && (p.failed != "" || !inBatch[p.rec.Code]) {
 					inBatch[p.rec.Code] = true
 					batch = append(batch, p)
 				}
@@ -600,7 +604,10 @@ func (s *Searcher) prepare(d *Domains, bound float64, def bool) (*pending, error
 	}
 	code, err := pipeline.Optimize(s.R.File, opt)
 	if err != nil {
-		return nil, fmt.Errorf("tune: generating %s: %w", decisionsKey(rec.Decisions), err)
+		if def {
+			return nil, fmt.Errorf("tune: generating the default policy's code: %w", err)
+		}
+		return &pending{rec: rec, failed: "generating: " + firstLine(err.Error())}, nil
 	}
 	rec.Code = HashCode(code)
 	if def && s.opt.Confirm > 0 {
@@ -628,6 +635,10 @@ func (s *Searcher) measure(ctx context.Context, batch []*pending) error {
 	var wg sync.WaitGroup
 	for i, p := range batch {
 		p.rec.Eval = len(s.res.Records) + i + 1
+		if p.failed != "" {
+			ms[i] = Measure{Err: p.failed}
+			continue
+		}
 		wg.Go(func() {
 			ms[i] = eval.Eval(ctx, fmt.Sprintf("c%04d-%s", p.rec.Eval, p.rec.Code), filepath.Base(s.R.File.Path), p.code)
 		})
@@ -658,7 +669,9 @@ func (s *Searcher) measure(ctx context.Context, batch []*pending) error {
 				s.res.Violations++
 			}
 		}
-		s.done[rec.Code] = rec
+		if p.failed == "" {
+			s.done[rec.Code] = rec
+		}
 		if s.opt.Confirm > 0 && m.Err == "" {
 			s.srcs[rec.Code] = p.code
 		}

@@ -2,7 +2,9 @@ package tune
 
 import (
 	"math/rand/v2"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"nestor/frontend"
@@ -220,5 +222,44 @@ func TestCostOpsShared(t *testing.T) {
 	// the product's operand, not an operation).
 	if want := float64(100 + 100 + 100 + 100 + 10); c.Ops != want {
 		t.Errorf("%v operations at least, want %v", c.Ops, want)
+	}
+}
+
+// TestCandidatesGenerate draws random complete candidates of every corpus
+// kernel at MINI size and generates each one's code: every point of a
+// space must be one code generation can write (a team's clause once asked
+// for a count that read a counter outside it, trisolve-0based with
+// fork-once).
+func TestCandidatesGenerate(t *testing.T) {
+	kernels, err := filepath.Glob("../testdata/kernels/*.c")
+	if err != nil || len(kernels) == 0 {
+		t.Fatalf("no corpus kernels: %v", err)
+	}
+	draws := 12
+	if testing.Short() {
+		draws = 3
+	}
+	for _, path := range kernels {
+		name := strings.TrimSuffix(filepath.Base(path), ".c")
+		t.Run(name, func(t *testing.T) {
+			r := region(t, name)
+			d, ok := r.Space.NewDomains()
+			if !ok {
+				t.Fatal("the space has no candidate")
+			}
+			mark := d.Mark()
+			rng := rand.New(rand.NewPCG(11, uint64(len(name))))
+			for range draws {
+				d.Undo(mark)
+				if !randomComplete(d, rng) {
+					t.Fatal("dead end")
+				}
+				opt := r.Opt
+				opt.Decide = []pipeline.Decisions{r.Decisions(d)}
+				if _, err := pipeline.Optimize(r.File, opt); err != nil {
+					t.Errorf("%s: %v", Describe(d.Assignment()), err)
+				}
+			}
+		})
 	}
 }

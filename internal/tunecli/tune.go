@@ -296,6 +296,10 @@ func runTune(ctx context.Context, out io.Writer, f *frontend.File, scop *fronten
 				wrong++
 				fmt.Fprintf(progress, "tune: candidate %d computed a wrong result (%s), discarded: %s\n", rc.Eval, rc.Error, tune.Describe(rc.Decisions))
 			}
+			if strings.HasPrefix(rc.Error, "generating: ") {
+				// nestor's own defect, worth a report: the search went on.
+				fmt.Fprintf(progress, "tune: candidate %d could not be generated (%s), skipped: %s\n", rc.Eval, strings.TrimPrefix(rc.Error, "generating: "), tune.Describe(rc.Decisions))
+			}
 		}
 		if res.Best == nil {
 			return fmt.Errorf("%s: no candidate ran (the default's error: %s)", f.Scops[k].Pos, res.Default.Error)
