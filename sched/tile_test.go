@@ -415,3 +415,39 @@ func TestInnerTileLeast(t *testing.T) {
 	}
 	t.Fatalf("no tiled band: %+v", lays)
 }
+
+// TestDeepInnerTiles: trisolve's band of i and j runs the row update's k
+// loop inside it, over whole rows of U and A (1200 doubles at LARGE):
+// the band's inner loop j gets the most rows of U that fit in half the L2
+// cache (not the innermost loop's stretched size), its outer loop i the
+// size it has without the k loop.
+func TestDeepInnerTiles(t *testing.T) {
+	m := model.Typical()
+	p, g := analyzed(t, "../testdata/kernels/trisolve-0based.c", nil, "LARGE_DATASET")
+	sc, err := Compute(p, g, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lays, err := Decide(p, sc, Plan{Tile: true, Reorder: true, Machine: m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const row = 1200 * 8 // bytes of a row of U or A
+	found := false
+	for _, lay := range lays {
+		if lay.Band == 0 || !lay.Tile {
+			continue
+		}
+		found = true
+		inner := lay.Order[len(lay.Order)-1]
+		for k, sz := range lay.Sizes {
+			switch {
+			case k == inner && (sz*row > m.L2/2 || 2*sz*row <= m.L2/2 && sz < maxTile):
+				t.Errorf("tile sizes %v: want the most rows of %d bytes that fit in %d bytes innermost", lay.Sizes, row, m.L2/2)
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("no tiled band: %+v", lays)
+	}
+}
