@@ -140,3 +140,25 @@ func TestMainLocals(t *testing.T) {
 		t.Error("a wrong statement on main's arrays matched")
 	}
 }
+
+// TestHarnessStartsTeam: the harness starts the OpenMP team before its
+// first timed call (as a threaded library starts its threads when it
+// loads), so that call does not time the team's start.
+func TestHarnessStartsTeam(t *testing.T) {
+	f, err := frontend.ParseFile("../testdata/kernels/gemm.c", frontend.Config{Defines: []string{"MINI_DATASET"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := newHarness(f, f.Scops[0], Options{}.withDefaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := h.source("gemm.c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	team, timed := strings.Index(src, "#pragma omp parallel\n"), strings.Index(src, "clock_gettime(CLOCK_MONOTONIC, &nestor_t0)")
+	if team < 0 || timed < 0 || team > timed {
+		t.Errorf("want the OpenMP team started before the first timed call (at %d, %d):\n%s", team, timed, src)
+	}
+}
