@@ -1086,14 +1086,13 @@ func TileSizes(p *ir.Program, olds [][]ir.Aff, g []int, inner int, override []in
 // or one that does has an array extent that is not a constant.
 func deepInner(p *ir.Program, olds [][]ir.Aff, g []int, inner int, budget int64) (size int64, ok bool) {
 	last := slices.Max(g)
-	dims := 0
-	for _, old := range olds {
-		for _, o := range old {
-			dims = max(dims, len(o.Iter))
-		}
-	}
+	// moves reports whether subscript x, of a statement whose counters
+	// are old, moves along some loop that along accepts.
 	moves := func(x ir.Aff, old []ir.Aff, along func(int) bool) bool {
-		for j := range dims {
+		if len(old) == 0 {
+			return false
+		}
+		for j := range old[0].Iter {
 			if along(j) && step(x, old, j) != 0 {
 				return true
 			}
