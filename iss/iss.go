@@ -189,7 +189,7 @@ func endsOn(carried []*deps.Edge, d, np, lvl int, at ir.Aff, w *poly.Work) bool 
 func nonEmpty(p *ir.Program, st *ir.Stmt, lvl int, at ir.Aff, w *poly.Work) ([3]bool, bool) {
 	sp, lay, rows := irpoly.Stmt(p, st)
 	var out [3]bool
-	for k, c := range pieceCons(st.Depth(), lvl, at) {
+	for k, c := range pieceCons(st, lvl, at) {
 		set, err := poly.NewSet(sp, append(slices.Clone(rows), lay.Cons([]ir.Constraint{c}, 0, st.Depth())...)...)
 		if err != nil {
 			return out, false
@@ -204,10 +204,14 @@ func nonEmpty(p *ir.Program, st *ir.Stmt, lvl int, at ir.Aff, w *poly.Work) ([3]
 }
 
 // pieceCons returns the constraints of the pieces below, on and above
-// counter lvl = at, for a statement of depth d.
-func pieceCons(d, lvl int, at ir.Aff) [3]ir.Constraint {
+// counter lvl = at, for statement st: over its counters, the parameters
+// and its domain's locals (at reads none: a stride's local, k -= 2, is
+// zero in them).
+func pieceCons(st *ir.Stmt, lvl int, at ir.Aff) [3]ir.Constraint {
+	d := st.Depth()
 	h := at.Clone() // at − t
 	h.Iter = append(h.Iter, make([]int64, max(0, d-len(h.Iter)))...)
+	h.Local = make([]int64, len(st.Domain.Divs))
 	h = h.Neg()
 	h.Iter[lvl] = 1 // t − at
 	below := h.Neg()
@@ -223,7 +227,7 @@ func pieceCons(d, lvl int, at ir.Aff) [3]ir.Constraint {
 // and the statements after s's loop at that level move over.
 func apply(p *ir.Program, s, lvl int, at ir.Aff, pieces [3]bool) Split {
 	st := p.Stmts[s]
-	cons := pieceCons(st.Depth(), lvl, at)
+	cons := pieceCons(st, lvl, at)
 	order := []int{0, 1, 2}
 	if st.Dir[lvl] < 0 {
 		order = []int{2, 1, 0}

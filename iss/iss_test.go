@@ -47,6 +47,10 @@ func TestProgram(t *testing.T) {
 		{"floyd-down", replace(floyd, "FIRST", "n - 1; i >= 0; i--"), 3},
 		// Rows from k on: no rows below k, two pieces.
 		{"floyd-from-k", replace(floyd, "FIRST", "k; i < n; i++"), 2},
+		// Every other column: the j loop's stride is a local of the
+		// domain, which the pieces' constraints must count (random
+		// program 7294 failed the IR check after the pass).
+		{"floyd-strided", replace(replace(floyd, "FIRST", "0; i < n; i++"), "j < n; j++", "j < n; j += 2"), 3},
 		// Uniform distances: no hyperplane holds every end.
 		{"stencil", `void f(int n, double A[100][100]) {
   int t, i, j;
@@ -100,6 +104,9 @@ func TestProgram(t *testing.T) {
 			}
 			if len(splits) != 1 || 1+len(splits[0].New) != c.pieces || splits[0].Level != 1 {
 				t.Fatalf("splits %+v, want one of S0 at level 1 into %d", splits, c.pieces)
+			}
+			if err := ir.Check(q); err != nil {
+				t.Fatalf("the split program: %v", err)
 			}
 			if got, want := trace(t, q), trace(t, p); !slices.Equal(got, want) {
 				t.Fatalf("the split program runs\n%v\nwant\n%v", got, want)
