@@ -86,7 +86,11 @@ func findExternal(name string, errw io.Writer) (string, error) {
 		return "", fmt.Errorf("%v (%v)", missing, err)
 	}
 	p := filepath.Join(dir, name)
-	fmt.Fprintf(errw, "nestor: %s is not installed; building it from %s into %s (once per change)\n", name, root, dir)
+	if _, err := os.Stat(p); err != nil {
+		// Said once: later runs rebuild it silently (go build does
+		// nothing unless the sources changed).
+		fmt.Fprintf(errw, "nestor: %s is not installed; building it from %s into %s (again whenever the sources change)\n", name, root, dir)
+	}
 	build := exec.Command(gobin, "build", "-o", p, "./cmd/"+name)
 	build.Dir = root
 	if msg, err := build.CombinedOutput(); err != nil {
