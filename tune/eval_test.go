@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os/exec"
 	"path/filepath"
@@ -257,8 +258,15 @@ func TestSearchConfirm(t *testing.T) {
 	if b := Best(recs, r.Index, ""); b == nil || !b.Confirmed || b.Code != res.Best.Code {
 		t.Errorf("Best of the records is %+v, want the confirmed best %s", b, res.Best.Code)
 	}
-	if sum := Summarize(recs); sum.Evals != len(res.Records) {
+	sum := Summarize(recs)
+	if sum.Evals != len(res.Records) {
 		t.Errorf("the summary counts %d evaluations, want %d", sum.Evals, len(res.Records))
+	}
+	// The kept speedup: the default's confirmed time over the chosen's.
+	def, _ := res.ConfirmedTime(res.Default)
+	best, _ := res.ConfirmedTime(res.Best)
+	if len(sum.Kept) != 1 || math.Abs(sum.Kept[0]-def/best) > 1e-9*def/best {
+		t.Errorf("kept speedups %v, want [%g]", sum.Kept, def/best)
 	}
 }
 

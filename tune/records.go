@@ -150,6 +150,12 @@ type Summary struct {
 	// Speedups are, per search (file, region, seed, threads), the
 	// default policy's time over the best time.
 	Speedups []float64
+	// Kept are, per search whose choice was confirmed (Options.Confirm),
+	// the default policy's confirmed time over the chosen candidate's
+	// (1 where the default was kept): the speedup that holds up when
+	// measured again beside the default, not the search's fastest
+	// single measure.
+	Kept []float64
 }
 
 // Summarize aggregates recs.
@@ -163,10 +169,23 @@ func Summarize(recs []Record) Summary {
 		threads int
 	}
 	def, best := map[run]float64{}, map[run]float64{}
-	var runs []run
+	confDef, chosen := map[run]float64{}, map[run]float64{}
+	var runs, confirmed []run
 	for _, r := range recs {
 		if r.Confirmed {
-			continue // a measure again, not an evaluation
+			// A measure again, not an evaluation: the last of the
+			// default's, and the chosen candidate's.
+			k := run{r.File, r.Region, r.Seed, r.Threads}
+			if r.Time > 0 && r.Default {
+				confDef[k] = r.Time
+			}
+			if r.Time > 0 && r.Chosen {
+				if _, ok := chosen[k]; !ok {
+					confirmed = append(confirmed, k)
+				}
+				chosen[k] = r.Time
+			}
+			continue
 		}
 		s.Evals++
 		switch {
@@ -198,6 +217,11 @@ func Summarize(recs []Record) Summary {
 	for _, k := range runs {
 		if d, ok := def[k]; ok {
 			s.Speedups = append(s.Speedups, d/best[k])
+		}
+	}
+	for _, k := range confirmed {
+		if d, ok := confDef[k]; ok {
+			s.Kept = append(s.Kept, d/chosen[k])
 		}
 	}
 	return s

@@ -97,6 +97,13 @@ again), and nestor opt --records FILE applies the best recorded decisions.
 					}
 					fmt.Fprintf(out, "%d searches with the default policy measured: best/default geometric mean %.3gx\n", len(sm.Speedups), math.Exp(geo/float64(len(sm.Speedups))))
 				}
+				if len(sm.Kept) > 0 {
+					geo := 0.0
+					for _, x := range sm.Kept {
+						geo += math.Log(x)
+					}
+					fmt.Fprintf(out, "%d searches confirmed beside the default policy: kept/default geometric mean %.3gx\n", len(sm.Kept), math.Exp(geo/float64(len(sm.Kept))))
+				}
 				return nil
 			}
 			if *plotIn != "" {
