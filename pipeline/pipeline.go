@@ -828,6 +828,14 @@ func schedule(s *region, opt *Options) error {
 	if err == nil {
 		p, loops, err = sched.ApplyTree(s.Prog, tree)
 	}
+	if err == nil {
+		for _, st := range p.Stmts {
+			if n := len(st.Domain.Cons); n > maxLaidOutCons {
+				err = fmt.Errorf("%s's laid-out domain has %d constraints (more than %d), which code generation would scan for minutes", st.Name, n, maxLaidOutCons)
+				break
+			}
+		}
+	}
 	if err != nil {
 		opt.note(s.Scop, "kept the original order: %v", err)
 		s.kept = fmt.Sprintf("the original order: %v", err)
@@ -847,6 +855,13 @@ func schedule(s *region, opt *Options) error {
 	s.Prog, s.loops, s.schedTree = p, loops, tree
 	return nil
 }
+
+// maxLaidOutCons bounds the constraints of a statement's domain once the
+// schedule lays it out (tiles of skewed bands over strided loops
+// multiply them): the corpus's most is 115; a random program whose band
+// was skewed by 7i − j and 20i + k − 2j over a stride-2 loop had 17,089,
+// and code generation spent minutes on its guards.
+const maxLaidOutCons = 2000
 
 // keepOriginal keeps the region in its original order, with its parallel
 // loops where it has some, for the reason why.
