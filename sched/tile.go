@@ -1086,81 +1086,58 @@ func TileSizes(p *ir.Program, olds [][]ir.Aff, g []int, inner int, override []in
 // or one that does has an array extent that is not a constant.
 func deepInner(p *ir.Program, olds [][]ir.Aff, g []int, inner int, budget int64) (size int64, ok bool) {
 	last := slices.Max(g)
-	// moves reports whether subscript x, of a statement whose counters
-	// are old, moves along some loop that along accepts.
-	moves := func(x ir.Aff, old []ir.Aff, along func(int) bool) bool {
-		if len(old) == 0 {
-			return false
-		}
-		for j := range old[0].Iter {
-			if along(j) && step(x, old, j) != 0 {
+	// deeper reports whether subscript x, of a statement whose counters
+	// are old, moves along a loop inside the band.
+	deeper := func(x ir.Aff, old []ir.Aff) bool {
+		for j := last + 1; len(old) > 0 && j < len(old[0].Iter); j++ {
+			if step(x, old, j) != 0 {
 				return true
 			}
 		}
 		return false
 	}
-	deeper := func(j int) bool { return j > last }
-	// The band's statements: those with a loop at each of its dimensions
-	// (a statement of another subtree may share the first: ludcmp's back
-	// substitution, beside its factorization's band).
-	inBand := func(si int) bool {
-		return !slices.ContainsFunc(g, func(j int) bool {
-			return !slices.ContainsFunc(olds[si], func(o ir.Aff) bool { return j < len(o.Iter) && o.Iter[j] != 0 })
-		})
-	}
-	rows := func(t int64) (int64, bool) {
+	// rows returns the bytes the band's statements (those with a loop at
+	// each of its dimensions: ludcmp's back substitution shares only the
+	// first with its factorization's band) touch over t iterations of
+	// inner, and whether some access moves along a deeper loop; ok is
+	// false when such an access's array extent is not a constant.
+	rows := func(t int64) (bytes int64, deep, ok bool) {
 		per := map[*ir.Array]int64{}
 		for si, s := range p.Stmts {
-			if !inBand(si) {
+			if inLoops(olds[si], g) < len(g) {
 				continue
 			}
 			for _, acc := range s.Accesses {
 				a := p.Arrays[acc.Array]
 				n := int64(a.Elem.Size())
 				for d, x := range acc.Index {
-					switch {
-					case moves(x, olds[si], deeper):
-						if d >= len(a.Dims) || !a.Dims[d].IsConst() || a.Dims[d].Const <= 0 {
-							return 0, false
-						}
-						n = satMul(n, a.Dims[d].Const)
-					default:
+					if !deeper(x, olds[si]) {
 						n = satMul(n, 1+intmath.Abs(step(x, olds[si], inner))*(t-1))
+						continue
 					}
+					if d >= len(a.Dims) || !a.Dims[d].IsConst() || a.Dims[d].Const <= 0 {
+						return 0, true, false
+					}
+					deep = true
+					n = satMul(n, a.Dims[d].Const)
 				}
 				per[a] = max(per[a], n)
 			}
 		}
-		var total int64
 		for _, b := range per {
-			total = min(total+b, math.MaxInt64/2)
+			bytes = min(bytes+b, math.MaxInt64/2)
 		}
-		return total, true
+		return bytes, deep, true
 	}
-	deep := false
-	for si, s := range p.Stmts {
-		for _, acc := range s.Accesses {
-			for _, x := range acc.Index {
-				deep = deep || inBand(si) && moves(x, olds[si], deeper)
-			}
-		}
-	}
-	if !deep {
+	if _, deep, ok := rows(minTile); !deep || !ok {
 		return 0, false
 	}
 	size = minTile
 	for size*2 <= maxTile {
-		b, ok := rows(size * 2)
-		if !ok {
-			return 0, false
-		}
-		if b > budget {
+		if b, _, _ := rows(size * 2); b > budget {
 			break
 		}
 		size *= 2
-	}
-	if _, ok := rows(size); !ok {
-		return 0, false
 	}
 	return size, true
 }
