@@ -251,13 +251,9 @@ func congruence(c ir.Constraint, divs []ir.Div) (num ir.Aff, den int64, ok bool)
 func build(sts []*stmtInfo, k int) []Node {
 	var out []Node
 	for _, g := range ir.Children(sts, func(st *stmtInfo) *ir.Stmt { return st.s }, k) {
-		if parts := separate(g, k); parts != nil {
-			for _, part := range parts {
-				out = append(out, shared(part, k))
-			}
-			continue
+		for _, part := range separateAll(g, k) {
+			out = append(out, shared(part, k))
 		}
-		out = append(out, shared(g, k))
 	}
 	return mergeIfs(out)
 }
@@ -276,6 +272,34 @@ func shared(g []*stmtInfo, k int) Node {
 		node = &If{Conds: common, Body: []Node{node}}
 	}
 	return node
+}
+
+// separateAll splits the loop at level k that g would share at every
+// point some of its statements run at (separate, again on each part); g
+// alone when there is none.
+func separateAll(g []*stmtInfo, k int) [][]*stmtInfo {
+	return separateN(g, k, maxSeparations)
+}
+
+// maxSeparations bounds the points one loop is separated at.
+const maxSeparations = 8
+
+func separateN(g []*stmtInfo, k, n int) [][]*stmtInfo {
+	parts := separate(g, k)
+	if parts == nil || n == 0 {
+		return [][]*stmtInfo{g}
+	}
+	var out [][]*stmtInfo
+	for i, part := range parts {
+		switch {
+		case len(part) == 0:
+		case i == 1: // the point itself: every statement runs at it
+			out = append(out, part)
+		default:
+			out = append(out, separateN(part, k, n-1)...)
+		}
+	}
+	return out
 }
 
 // separate splits the loop at level k that g would share when some of its
@@ -299,10 +323,15 @@ func separate(g []*stmtInfo, k int) [][]*stmtInfo {
 			ranged = append(ranged, st)
 			continue
 		}
-		if c != nil && !c.Equal(a) {
-			return nil
+		switch {
+		case c == nil:
+			c = &a
+		case !c.Equal(a):
+			// another point: a ranged statement here, separated in the
+			// parts (separateAll)
+			ranged = append(ranged, st)
+			continue
 		}
-		c = &a
 		points = append(points, st)
 	}
 	if c == nil || len(ranged) == 0 {

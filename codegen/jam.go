@@ -108,6 +108,9 @@ func (j *jammer) nodes(ns []Node) []Node {
 			if jammed == nil {
 				jammed = j.jamSeq(n)
 			}
+			if jammed == nil {
+				jammed = j.jamTri(n)
+			}
 			if jammed != nil {
 				out = append(out, jammed...)
 				continue
