@@ -156,6 +156,18 @@ var cases = []testCase{
 			stmt("i j", []int{2, 0, 1}, "0 <= i < n and 0 <= j < n", "A[i][j] += x[i]").
 			build()
 	}, grid(1, 0, 1, 3)},
+	{"twopoints", func(t *testing.T) *ir.Program {
+		// A Cholesky factorization's statements in one band (i, j, k):
+		// the update over k < j, the division at k = j, the diagonal's
+		// update at k = i. The k loop splits at both points (j first,
+		// then i in the part above j), and no piece needs a guard.
+		return newProg(t, "n").
+			array("A", ir.FuncParam, "n", "n").
+			stmt("i j k", []int{0, 0, 0, 0}, "0 <= i < n and 0 <= j < i and 0 <= k < j", "A[i][j] -= A[i][k] * A[j][k]").
+			stmt("i j k", []int{0, 0, 0, 1}, "0 <= i < n and 0 <= j < i and k = j", "A[i][j] /= A[j][j]").
+			stmt("i j k", []int{0, 0, 0, 2}, "0 <= i < n and 0 <= j < i and k = i", "A[i][i] -= A[i][j] * A[i][j]").
+			build()
+	}, grid(1, 0, 1, 2, 5)},
 	{"singlesplit", func(t *testing.T) *ir.Program {
 		// Two statements of one j loop on either side of j = i, each in a
 		// loop of its own of one iteration (k = 0: a dimension they keep
