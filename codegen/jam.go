@@ -416,17 +416,6 @@ func (j *jammer) jamSeq(l1 *Loop) []Node {
 		guard *If // around loop, when set
 		body  []*Instance
 	}
-	instances := func(ns []Node) []*Instance {
-		var out []*Instance
-		for _, n := range ns {
-			in, ok := n.(*Instance)
-			if !ok || !identity(in.Iters) {
-				return nil
-			}
-			out = append(out, in)
-		}
-		return out
-	}
 	innerOK := func(l *Loop) bool {
 		_, point := j.opt.Band(l.Level)
 		return point && innermost(l) && l.Level == l1.Level+1 && l.Step == 1 && l.Dir >= 0 && !l.Rest &&
@@ -466,7 +455,7 @@ func (j *jammer) jamSeq(l1 *Loop) []Node {
 			if !innerOK(m.loop) || len(m.loop.Pragmas) > 0 && !slices.Equal(m.loop.Pragmas, []string{"omp simd"}) {
 				return nil
 			}
-			if m.body = instances(m.loop.Body); m.body == nil {
+			if m.body = plainInstances(m.loop.Body); m.body == nil {
 				return nil
 			}
 			loops++
