@@ -168,6 +168,15 @@ var cases = []testCase{
 			stmt("i j k", []int{0, 0, 0, 2}, "0 <= i < n and 0 <= j < i and k = i", "A[i][i] -= A[i][j] * A[i][j]").
 			build()
 	}, grid(1, 0, 1, 2, 5)},
+	{"manyterms", func(t *testing.T) *ir.Program {
+		// Twenty lower bounds of j besides 0, each below 0 wherever i < n
+		// (a wavefront of tiles projects such lists: seidel-2d's): all
+		// dropped, though there are more than 16.
+		return newProg(t, "n").
+			array("A", ir.FuncParam, "n", "n").
+			stmt("i j", []int{0, 0, 0}, "0 <= i < n and 0 <= j < n and 2*j >= i - 1*n - 1 and 3*j >= i - 2*n - 2 and 1*j >= i - 3*n - 3 and 2*j >= i - 4*n - 4 and 3*j >= i - 5*n - 5 and 1*j >= i - 6*n - 6 and 2*j >= i - 7*n - 7 and 3*j >= i - 8*n - 8 and 1*j >= i - 9*n - 9 and 2*j >= i - 10*n - 10 and 3*j >= i - 11*n - 11 and 1*j >= i - 12*n - 12 and 2*j >= i - 13*n - 13 and 3*j >= i - 14*n - 14 and 1*j >= i - 15*n - 15 and 2*j >= i - 16*n - 16 and 3*j >= i - 17*n - 17 and 1*j >= i - 18*n - 18 and 2*j >= i - 19*n - 19 and 3*j >= i - 20*n - 20", "A[i][j] = 0.0").
+			build()
+	}, grid(1, 0, 1, 4)},
 	{"singlesplit", func(t *testing.T) *ir.Program {
 		// Two statements of one j loop on either side of j = i, each in a
 		// loop of its own of one iteration (k = 0: a dimension they keep

@@ -628,8 +628,12 @@ func firstInstance(ns []Node) *Instance {
 	return nil
 }
 
-// maxPruneTerms bounds the bound terms dropDominated compares pairwise.
-const maxPruneTerms = 16
+// maxPruneTerms bounds the bound terms dropDominated compares pairwise
+// (the solver's work budget bounds their questions too). A wavefront of
+// tiles over a skewed band projects long lists: seidel-2d's outer loop
+// printed dozens of ceild and floord terms, each bound one once the
+// dominated ones were dropped.
+const maxPruneTerms = 64
 
 // dropDominated removes the terms of a loop bound that another term
 // always dominates where the loop runs: a lower-bound term (of a max)
