@@ -111,6 +111,9 @@ func (j *jammer) nodes(ns []Node) []Node {
 			if jammed == nil {
 				jammed = j.jamTri(n)
 			}
+			if jammed == nil {
+				jammed = j.jamSkew(n)
+			}
 			if jammed != nil {
 				out = append(out, jammed...)
 				continue
