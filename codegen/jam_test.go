@@ -371,6 +371,30 @@ func TestJamSkew(t *testing.T) {
 			}
 			return ks
 		}, 1, "- 2"},
+		{"two-statements", func(t *testing.T) *ir.Program {
+			// Row i reads A two columns ahead of where row i-1 wrote it:
+			// a lag of 3.
+			return newProg(t, "n", "m").
+				array("A", ir.FuncParam, "n", "m").array("B", ir.FuncParam, "n", "m").
+				stmt("i j", []int{0, 0, 0}, "1 <= i < n and 1 <= j <= m - 3", "B[i][j] = A[i - 1][j + 2] + B[i][j - 1]").
+				stmt("i j", []int{0, 0, 1}, "1 <= i < n and 1 <= j <= m - 3", "A[i][j] = B[i][j] * 0.5").
+				build()
+		}, func(stmt string, it []int64) []string {
+			if stmt == "S0" {
+				return []string{fmt.Sprint("B", it[0], it[1]), fmt.Sprint("B", it[0], it[1]-1), fmt.Sprint("A", it[0]-1, it[1]+2)}
+			}
+			return []string{fmt.Sprint("A", it[0], it[1]), fmt.Sprint("B", it[0], it[1])}
+		}, 1, "- 3"},
+		{"reads-behind", func(t *testing.T) *ir.Program {
+			// Row i reads row i+1 two columns behind, before row i+1
+			// writes it: an anti dependence that also needs a lag of 3.
+			return newProg(t, "n", "m").
+				array("A", ir.FuncParam, "n", "m").
+				stmt("i j", []int{0, 0, 0}, "1 <= i <= n - 2 and 2 <= j <= m - 2", "A[i][j] = A[i - 1][j + 1] + A[i][j - 1] + A[i + 1][j - 2]").
+				build()
+		}, func(_ string, it []int64) []string {
+			return []string{fmt.Sprint("A", it[0], it[1]), fmt.Sprint("A", it[0]-1, it[1]+1), fmt.Sprint("A", it[0], it[1]-1), fmt.Sprint("A", it[0]+1, it[1]-2)}
+		}, 1, "- 3"},
 		{"row-sum", func(t *testing.T) *ir.Program {
 			// A prefix sum along each row: a chain along j, rows
 			// independent: jammed with no lag needed, but s = 0 is
