@@ -63,19 +63,24 @@ func (j *jammer) jamSkew(l1 *Loop) []Node {
 	}
 	j.count++
 	L := l1.Level
-	// The copies of the body at b: copy c runs Body(a+c, b − s·c), under
-	// the guards lo ≤ b − s·c ≤ hi where guarded.
-	copies := func(guarded bool) []Node {
+	// The copies of the body at b: copy c runs Body(a+c, b − s·c). Where
+	// the loop's range does not imply them, a copy runs under the guards
+	// lo ≤ b − s·c (low) and b − s·c ≤ hi (high); a copy that never runs
+	// in the loop is left out.
+	type part struct{ first, last int64 } // the copies present
+	copies := func(pt part, low, high func(c int64) bool) []Node {
 		var out []Node
-		for c := range f {
+		for c := pt.first; c <= pt.last; c++ {
 			var conds []Cond
-			if guarded {
+			if low(c) {
 				for _, lo := range l2.Lower { // b − s·c − lo ≥ 0
 					a := extend(lo.Aff.Neg(), L+2)
 					a.Iter[L+1]++
 					a.Const -= s * c
 					conds = append(conds, Cond{Aff: a})
 				}
+			}
+			if high(c) {
 				for _, hi := range l2.Upper { // hi − (b − s·c) ≥ 0
 					a := extend(hi.Aff.Clone(), L+2)
 					a.Iter[L+1]--
@@ -87,7 +92,7 @@ func (j *jammer) jamSkew(l1 *Loop) []Node {
 			for _, in := range body {
 				ns = append(ns, shiftInstance(in, L, c, L+1, -s*c))
 			}
-			if guarded {
+			if len(conds) > 0 {
 				out = append(out, &If{Conds: conds, Body: ns})
 			} else {
 				out = append(out, ns...)
@@ -95,24 +100,28 @@ func (j *jammer) jamSkew(l1 *Loop) []Node {
 		}
 		return out
 	}
-	loop := func(lower, upper []Bound, guarded bool) *Loop {
+	loop := func(lower, upper []Bound, body []Node) *Loop {
 		c := *l2
 		c.Lower, c.Upper = lower, upper
 		c.NonEmpty = false
 		c.Registers, c.BodyRegisters = nil, nil
-		c.Body = copies(guarded)
-		if !guarded {
-			c.Registers = j.solver.registerArrays(j.p, &c, nil)
-		}
+		c.Body = body
 		return &c
 	}
-	// Over lo ≤ b ≤ hi + lag: the prologue up to lo + lag − 1, the middle
-	// (every copy in its range) up to hi, the epilogue above both.
+	never := func(int64) bool { return false }
+	always := func(int64) bool { return true }
+	// Over lo ≤ b ≤ hi + lag: the prologue up to lo + lag − 1 (b ≥ lo, and
+	// b − s·(F−1) < lo: the last copy does not start there), the middle
+	// (every copy in its range) up to hi, the epilogue above both (b > hi:
+	// copy 0 is done; b ≥ lo + lag: each copy past its start).
 	lag := s * (f - 1)
 	lo, hi := l2.Lower, l2.Upper
-	pro := loop(lo, append(shiftBounds(lo, lag-1), shiftBounds(hi, lag)...), true)
-	mid := loop(shiftBounds(lo, lag), hi, false)
-	epi := loop(append(shiftBounds(lo, lag), shiftBounds(hi, 1)...), shiftBounds(hi, lag), true)
+	pro := loop(lo, append(shiftBounds(lo, lag-1), shiftBounds(hi, lag)...),
+		copies(part{0, f - 2}, func(c int64) bool { return c > 0 }, always))
+	mid := loop(shiftBounds(lo, lag), hi, copies(part{0, f - 1}, never, never))
+	mid.Registers = j.solver.registerArrays(j.p, mid, nil)
+	epi := loop(append(shiftBounds(lo, lag), shiftBounds(hi, 1)...), shiftBounds(hi, lag),
+		copies(part{1, f - 1}, never, always))
 	main := unrolled(l1, f)
 	main.Body = []Node{pro, mid, epi}
 	r := rest(l1)
