@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"nestor/ir"
@@ -45,6 +46,14 @@ import (
 // main's variables at its end (capture.go) from their long double
 // copies. No reference is built for Execute's harness, which captures a
 // region's inputs.
+//
+// The reference is compiled without optimization (-O0 after the other
+// flags): it is only built when the variants disagree, and then it must
+// not share a fault of the optimizer with the original. gcc 12's loop
+// distribution at -O3 computes a wrong x for a loop that updates x[i+1]
+// from x[j+1] beside an unrelated int statement (random program 8032):
+// a reference built at -O3 agreed with the wrong original and blamed
+// nestor's output, which -O0 shows right.
 
 // ReferenceResult compares one float array of both variants with the
 // higher-precision reference.
@@ -191,7 +200,9 @@ func (h *harness) runReference(ctx context.Context, dir string, o Options) (*Dat
 	if err := os.WriteFile(cfile, []byte(text), 0o644); err != nil {
 		return nil, fmt.Errorf("check: %v", err)
 	}
-	exe, err := h.compile(ctx, dir, "ref", cfile, o)
+	ro := o
+	ro.CFlags = append(slices.Clone(o.CFlags), "-O0")
+	exe, err := h.compile(ctx, dir, "ref", cfile, ro)
 	if err != nil {
 		return nil, err
 	}

@@ -160,3 +160,47 @@ func TestReferenceInMain(t *testing.T) {
 		t.Fatalf("reference %+v, match %v: want the factored sum closer and explained\n%s", r, res.Match, out.String())
 	}
 }
+
+// TestReferenceUnoptimized: the reference is built without optimization,
+// so a fault of the compiler's optimizer in the original (gcc 12's loop
+// distribution at -O3 on this loop, from random program 8032) is not
+// blamed on the optimized variant, here the same source with loop
+// distribution off. (With a compiler that has no such fault the two
+// agree, and the test shows only that.)
+func TestReferenceUnoptimized(t *testing.T) {
+	needCC(t)
+	const src = `void kernel(int n, double alpha, double A[11][22], int B[13][17], double x[12])
+{
+#pragma scop
+  for (int i = 0; i < n; i++) {
+    for (int j = i - 1; j < i + 4; j++) {
+      B[i + 2][2] = (B[i + 2][3] + B[3][i + 1] + j) % 1009;
+      x[i + 1] += 1.5 * (A[i + 1][j + 1] + 0.01 * j + x[j + 1]);
+    }
+    A[i][i + 1] += alpha * A[i][i + 2];
+  }
+#pragma endscop
+}
+`
+	// The same source with loop distribution off for the kernel: what
+	// the source says, computed right.
+	split := strings.Replace(src, "void kernel(", "__attribute__((optimize(\"no-tree-loop-distribution\"))) void kernel(", 1)
+	path := filepath.Join(t.TempDir(), "ldist.c")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := frontend.ParseFile(path, frontend.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := quick(Options{Params: map[string]int64{"n": 3}, Threads: []int{1}})
+	res, err := Compare(context.Background(), f, nil, []byte(split), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	res.Format(&out)
+	if !res.Match {
+		t.Fatalf("the split loop, which computes what the source says, failed:\n%s", out.String())
+	}
+}
