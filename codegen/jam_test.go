@@ -217,27 +217,7 @@ func TestJamSequence(t *testing.T) {
 		for _, tile := range [][2]int64{{3, 2}, {2, 1}, {4, 4}} {
 			t.Run(fmt.Sprintf("%s/%dx%d", pc.name, tile[0], tile[1]), func(t *testing.T) {
 				p := pc.prog(t)
-				n, err := Build(p)
-				if err != nil {
-					t.Fatal(err)
-				}
-				analyze := func() *deps.Graph {
-					g, err := deps.Analyze(p)
-					if err != nil {
-						t.Fatal(err)
-					}
-					return g
-				}
-				got := UnrollJam(p, n, JamOptions{Band: func(int) (int, bool) { return 0, true }, Rows: tile[0], Cols: tile[1], Deps: analyze})
-				if got != pc.jams {
-					t.Fatalf("jammed %d loops, want %d", got, pc.jams)
-				}
-				bin, region := traceBinary(t, cc, p, n)
-				for _, vals := range grid(2, 1, 5, 11) {
-					if msg := sameInstances(expectedTrace(t, p, vals), runTrace(t, bin, vals), pc.keys); msg != "" {
-						t.Fatalf("params %v: %s\n%s", vals, msg, region)
-					}
-				}
+				region := jamTraced(t, cc, p, tile, pc.jams, grid(2, 1, 5, 11), pc.keys)
 				if step := fmt.Sprintf("+= %d)", min(tile[0]*tile[1], 8)); pc.jams > 0 && !strings.Contains(region, step) {
 					t.Fatalf("no loop stepping by %s:\n%s", step, region)
 				}
@@ -312,27 +292,7 @@ func TestJamTriangle(t *testing.T) {
 		for _, tile := range [][2]int64{{3, 1}, {2, 2}, {4, 4}} {
 			t.Run(fmt.Sprintf("%s/%dx%d", pc.name, tile[0], tile[1]), func(t *testing.T) {
 				p := pc.prog(t)
-				n, err := Build(p)
-				if err != nil {
-					t.Fatal(err)
-				}
-				analyze := func() *deps.Graph {
-					g, err := deps.Analyze(p)
-					if err != nil {
-						t.Fatal(err)
-					}
-					return g
-				}
-				got := UnrollJam(p, n, JamOptions{Band: func(int) (int, bool) { return 0, true }, Rows: tile[0], Cols: tile[1], Deps: analyze})
-				if got != pc.jams {
-					t.Fatalf("jammed %d loops, want %d", got, pc.jams)
-				}
-				bin, region := traceBinary(t, cc, p, n)
-				for _, vals := range grid(2, 0, 1, 5, 12, 19) {
-					if msg := sameInstances(expectedTrace(t, p, vals), runTrace(t, bin, vals), pc.keys); msg != "" {
-						t.Fatalf("params %v: %s\n%s", vals, msg, region)
-					}
-				}
+				region := jamTraced(t, cc, p, tile, pc.jams, grid(2, 0, 1, 5, 12, 19), pc.keys)
 				if step := fmt.Sprintf("+= %d)", min(tile[0]*tile[1], 8)); pc.jams > 0 && !strings.Contains(region, step) {
 					t.Fatalf("no loop stepping by %s:\n%s", step, region)
 				}
@@ -425,31 +385,41 @@ func TestJamSkew(t *testing.T) {
 		for _, tile := range [][2]int64{{3, 1}, {2, 2}, {4, 2}} {
 			t.Run(fmt.Sprintf("%s/%dx%d", pc.name, tile[0], tile[1]), func(t *testing.T) {
 				p := pc.prog(t)
-				n, err := Build(p)
-				if err != nil {
-					t.Fatal(err)
-				}
-				analyze := func() *deps.Graph {
-					g, err := deps.Analyze(p)
-					if err != nil {
-						t.Fatal(err)
-					}
-					return g
-				}
-				got := UnrollJam(p, n, JamOptions{Band: func(int) (int, bool) { return 0, true }, Rows: tile[0], Cols: tile[1], Deps: analyze})
-				if got != pc.jams {
-					t.Fatalf("jammed %d loops, want %d", got, pc.jams)
-				}
-				bin, region := traceBinary(t, cc, p, n)
-				for _, vals := range grid(2, 1, 3, 4, 9, 14) {
-					if msg := sameInstances(expectedTrace(t, p, vals), runTrace(t, bin, vals), pc.keys); msg != "" {
-						t.Fatalf("params %v: %s\n%s", vals, msg, region)
-					}
-				}
+				region := jamTraced(t, cc, p, tile, pc.jams, grid(2, 1, 3, 4, 9, 14), pc.keys)
 				if pc.jams > 0 && !strings.Contains(region, pc.lag) {
 					t.Fatalf("no copy lagging by %q:\n%s", pc.lag, region)
 				}
 			})
 		}
 	}
+}
+
+// jamTraced jams p's loops that depend on the dependences (jamSeq,
+// jamTri, jamSkew) with the register tile tile, checks that want loops
+// were jammed, and, by running the traced code at every parameter vector
+// of params, that every instance runs once and the accesses to each
+// element that keys names keep their order. It returns the region's code.
+func jamTraced(t *testing.T, cc string, p *ir.Program, tile [2]int64, want int, params [][]int64, keys func(stmt string, it []int64) []string) string {
+	t.Helper()
+	n, err := Build(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	analyze := func() *deps.Graph {
+		g, err := deps.Analyze(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	if got := UnrollJam(p, n, JamOptions{Band: func(int) (int, bool) { return 0, true }, Rows: tile[0], Cols: tile[1], Deps: analyze}); got != want {
+		t.Fatalf("jammed %d loops, want %d", got, want)
+	}
+	bin, region := traceBinary(t, cc, p, n)
+	for _, vals := range params {
+		if msg := sameInstances(expectedTrace(t, p, vals), runTrace(t, bin, vals), keys); msg != "" {
+			t.Fatalf("params %v: %s\n%s", vals, msg, region)
+		}
+	}
+	return region
 }
