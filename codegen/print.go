@@ -274,7 +274,15 @@ func printC(w io.Writer, p *ir.Program, n Node, indent string, stmt stmtFunc, op
 		for _, d := range arr.Dims {
 			dims += "[" + ir.FormatAff(d, ir.Names{Param: pr.params}) + "]"
 		}
-		fmt.Fprintf(&out, "%s%s %s%s;\n", indent, arr.Elem, arr.Name, dims)
+		init := ""
+		if arr.Rank() == 0 {
+			// Every read of the scalar follows a write in the schedule's
+			// order, but where the two sit under separate guards a
+			// compiler cannot always tell (gcc's -Wmaybe-uninitialized,
+			// fatal under -Werror): it starts at zero.
+			init = " = 0"
+		}
+		fmt.Fprintf(&out, "%s%s %s%s%s;\n", indent, arr.Elem, arr.Name, dims, init)
 	}
 	if len(heap) > 0 {
 		outside(func() {
@@ -303,6 +311,11 @@ func printC(w io.Writer, p *ir.Program, n Node, indent string, stmt stmtFunc, op
 	var unused []string
 	for _, v := range p.Vars {
 		if !pr.counters[v] {
+			unused = append(unused, "(void)"+v+";")
+		}
+	}
+	for _, v := range p.Voided {
+		if !slices.Contains(p.Vars, v) {
 			unused = append(unused, "(void)"+v+";")
 		}
 	}

@@ -439,7 +439,12 @@ func (b *builder) exprStmt(es *cc.ExpressionStatement) {
 	}
 	e := es.ExpressionList
 	if isVoidCast(e) {
-		return // "(void)i;", as nestor's output marks unused counters
+		// "(void)i;", as nestor's output marks unused counters: nothing
+		// to run, but the output marks the variable again.
+		if _, d := ident(unparen(e).(*cc.CastExpression).CastExpression); d != nil && !b.declared[d] && !slices.Contains(b.prog.Voided, d.Name()) {
+			b.prog.Voided = append(b.prog.Voided, d.Name())
+		}
+		return
 	}
 	if b.heapFree(e) {
 		return // the region's heap arrays are freed where it ends

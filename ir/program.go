@@ -15,6 +15,11 @@ type Program struct {
 	// it use as counters; generated code may assign them instead of
 	// declaring new ones.
 	Vars []string
+	// Voided are the variables declared outside the region that it names
+	// only in "(void)x;" statements, as nestor's own output marks the
+	// counters its loops no longer use: the printed region names them so
+	// again, for compilers run with -Wall -Werror.
+	Voided []string
 }
 
 // Param is a symbolic size: an integer variable read, never written, in the

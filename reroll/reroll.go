@@ -48,7 +48,7 @@ func plural(n int) string {
 // statements it leaves unchanged. An error is an internal one: the result
 // failed ir.Check.
 func Reroll(p *ir.Program) (*ir.Program, []Group, error) {
-	q := &ir.Program{Params: p.Params, Arrays: p.Arrays, Stmts: slices.Clone(p.Stmts), Context: p.Context, Vars: p.Vars}
+	q := &ir.Program{Params: p.Params, Arrays: p.Arrays, Stmts: slices.Clone(p.Stmts), Context: p.Context, Vars: p.Vars, Voided: p.Voided}
 	var groups []Group
 	// Each reroll replaces at least two statements by fewer: this ends.
 	for {

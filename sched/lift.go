@@ -82,7 +82,7 @@ func LiftConstants(p *ir.Program) (q *ir.Program, l *Lift, ok bool) {
 		}
 		param[m], rep[m] = k, l.Values[k]
 	}
-	q = &ir.Program{Arrays: p.Arrays, Vars: p.Vars, Params: slices.Clone(p.Params)}
+	q = &ir.Program{Arrays: p.Arrays, Vars: p.Vars, Voided: p.Voided, Params: slices.Clone(p.Params)}
 	names := p.Names()
 	for k := range l.Values {
 		name := fmt.Sprintf("_lift%d", k)

@@ -238,7 +238,7 @@ func apply(p *ir.Program, sc *Schedule, decide func(loops []int, olds [][]ir.Aff
 	lay := build(sc, loops, decide(loops, olds))
 	names := timeNames(p, len(lay.info))
 	bs := betas(sc, loops)
-	out := &ir.Program{Params: p.Params, Arrays: p.Arrays, Context: p.Context, Vars: p.Vars}
+	out := &ir.Program{Params: p.Params, Arrays: p.Arrays, Context: p.Context, Vars: p.Vars, Voided: p.Voided}
 	for si, s := range p.Stmts {
 		ns, err := lay.stmt(p, s, olds[si], conss[si], divss[si], bs[si], names, m)
 		if err != nil {
