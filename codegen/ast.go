@@ -13,6 +13,10 @@ type Node interface{ node() }
 // as one.
 type Block struct {
 	Body []Node
+	// Sections runs the nodes of Body, each a Block, as OpenMP sections:
+	// one thread each, in any order or at once (jamTri's groups of copies,
+	// which no dependence joins). Sequentially they run in order.
+	Sections bool
 }
 
 // Loop runs its counter over the integers from max(Lower) to min(Upper),

@@ -2,6 +2,7 @@ package codegen
 
 import (
 	"slices"
+	"strings"
 	"sync"
 
 	"nestor/deps"
@@ -59,6 +60,11 @@ type JamOptions struct {
 	// only for a loop whose body is a sequence (jamSeq), which the bands
 	// alone do not make legal to jam.
 	Deps func() *deps.Graph
+	// Groups, when 2 or more, lets jamTri run that many groups of its
+	// copies' common range as OpenMP sections, when no dependence joins
+	// two copies there and no enclosing loop is parallel (cholesky's
+	// rows: 16 copies, 8 jammed per thread).
+	Groups int
 }
 
 // UnrollJam jams the register tiles of b as described above and returns
@@ -91,6 +97,7 @@ type jammer struct {
 	depth, np int
 	count     int
 	solver    *solver // decides which elements the copies keep in registers
+	parallel  int     // enclosing OpenMP loops of the nodes being jammed
 }
 
 func (j *jammer) nodes(ns []Node) []Node {
@@ -118,7 +125,14 @@ func (j *jammer) nodes(ns []Node) []Node {
 				out = append(out, jammed...)
 				continue
 			}
+			par := slices.ContainsFunc(n.Pragmas, func(pg string) bool { return strings.HasPrefix(pg, "omp parallel for") })
+			if par {
+				j.parallel++
+			}
 			n.Body = j.nodes(n.Body)
+			if par {
+				j.parallel--
+			}
 			out = append(out, n)
 		default:
 			out = append(out, n)

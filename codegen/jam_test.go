@@ -130,15 +130,23 @@ func TestJamParallelLoop(t *testing.T) {
 
 // sameInstances reports how trace got differs from want as a multiset of
 // lines, or how it breaks the order want gives to the lines of one key
-// (an element two lines access, one of them writing it).
+// (an element the lines access). A key "r:E" is a read of element E: the
+// reads of E between two writes of it may run in any order among
+// themselves; a plain key orders every access.
 func sameInstances(want, got string, keys func(stmt string, it []int64) []string) string {
 	w, g := strings.Fields(strings.ReplaceAll(want, " ", "_")), strings.Fields(strings.ReplaceAll(got, " ", "_"))
 	ws, gs := slices.Sorted(slices.Values(w)), slices.Sorted(slices.Values(g))
 	if !slices.Equal(ws, gs) {
 		return fmt.Sprintf("%d instances, want %d, or not the same ones", len(g), len(w))
 	}
-	seq := func(lines []string) map[string][]string {
-		out := map[string][]string{}
+	// Per element, the lines that order (plain keys) in turn, and each
+	// read's count of ordering lines before it.
+	type order struct {
+		lines []string
+		reads map[string]int
+	}
+	seq := func(lines []string) map[string]*order {
+		out := map[string]*order{}
 		for _, l := range lines {
 			f := strings.Split(l, "_")
 			it := make([]int64, len(f)-1)
@@ -146,15 +154,30 @@ func sameInstances(want, got string, keys func(stmt string, it []int64) []string
 				fmt.Sscan(f[k+1], &it[k])
 			}
 			for _, k := range keys(f[0], it) {
-				out[k] = append(out[k], l)
+				e := strings.TrimPrefix(k, "r:")
+				o := out[e]
+				if o == nil {
+					o = &order{reads: map[string]int{}}
+					out[e] = o
+				}
+				if e != k {
+					o.reads[l] = len(o.lines)
+				} else {
+					o.lines = append(o.lines, l)
+				}
 			}
 		}
 		return out
 	}
 	wseq, gseq := seq(w), seq(g)
-	for k, lines := range wseq {
-		if !slices.Equal(lines, gseq[k]) {
-			return fmt.Sprintf("element %s updated in the order %v, want %v", k, gseq[k], lines)
+	for k, o := range wseq {
+		if !slices.Equal(o.lines, gseq[k].lines) {
+			return fmt.Sprintf("element %s updated in the order %v, want %v", k, gseq[k].lines, o.lines)
+		}
+		for l, n := range o.reads {
+			if m := gseq[k].reads[l]; m != n {
+				return fmt.Sprintf("element %s read by %s after %d of its updates, want %d (%v)", k, l, m, n, o.lines)
+			}
 		}
 	}
 	return ""
@@ -301,6 +324,74 @@ func TestJamTriangle(t *testing.T) {
 	}
 }
 
+// TestJamTriangleGroups runs jamTri's common range as two groups of
+// copies (OpenMP sections) where no dependence joins two copies there:
+// cholesky's rows (each row's dot products read only finished rows), run
+// with the groups in reverse order and traced as TestJamTriangle does. A
+// nest whose rows read the row before at the same column in the common
+// range jams (the copies keep their order along it) but takes no groups:
+// run in reverse, they would read values not yet written.
+func TestJamTriangleGroups(t *testing.T) {
+	cc := needCC(t)
+	elem := func(name string, i ...int64) string { return fmt.Sprint(name, i) }
+	progs := []struct {
+		name     string
+		prog     func(t *testing.T) *ir.Program
+		keys     func(stmt string, it []int64) []string
+		sections bool
+	}{
+		{"cholesky", func(t *testing.T) *ir.Program {
+			return newProg(t, "n", "m").
+				array("A", ir.FuncParam, "n", "n").
+				stmt("i j k", []int{0, 0, 0, 0}, "0 <= i < n and 0 <= j < i and 0 <= k < j", "A[i][j] -= A[i][k] * A[j][k]").
+				stmt("i j", []int{0, 0, 1}, "0 <= i < n and 0 <= j < i", "A[i][j] /= A[j][j]").
+				stmt("i k", []int{0, 1, 0}, "0 <= i < n and 0 <= k < i", "A[i][i] -= A[i][k] * A[i][k]").
+				stmt("i", []int{0, 2}, "0 <= i < n", "A[i][i] = A[i][i] * 0.5").
+				build()
+		}, func(stmt string, it []int64) []string {
+			switch stmt {
+			case "S0":
+				return []string{elem("A", it[0], it[1]), "r:" + elem("A", it[0], it[2]), "r:" + elem("A", it[1], it[2])}
+			case "S1":
+				return []string{elem("A", it[0], it[1]), "r:" + elem("A", it[1], it[1])}
+			case "S2":
+				return []string{elem("A", it[0], it[0]), "r:" + elem("A", it[0], it[1])}
+			}
+			return []string{elem("A", it[0], it[0])}
+		}, true},
+		{"row-above", func(t *testing.T) *ir.Program {
+			// Row i's element j, once summed, goes 8 columns right in U,
+			// which row i+1 reads at its own column: a dependence of
+			// distance (1, 8), which the jam keeps in order (the copies'
+			// phase 2 starts above it), but which joins two copies in the
+			// common range.
+			return newProg(t, "n", "m").
+				array("T", ir.FuncParam, "n", "n").array("A", ir.FuncParam, "n", "n").array("B", ir.FuncParam, "n").array("U", ir.FuncParam, "n", "m").
+				stmt("i j k", []int{0, 0, 0, 0}, "1 <= i < n and 0 <= j < i and 0 <= k < j", "T[i][j] += A[j][k] * B[k]").
+				stmt("i j", []int{0, 0, 1}, "1 <= i < n and 0 <= j < i", "U[i][j + 8] = T[i][j] + U[i - 1][j]").
+				build()
+		}, func(stmt string, it []int64) []string {
+			if stmt == "S0" {
+				return []string{elem("T", it[0], it[1])}
+			}
+			return []string{elem("U", it[0], it[1]+8), "r:" + elem("T", it[0], it[1]), "r:" + elem("U", it[0]-1, it[1])}
+		}, false},
+	}
+	for _, pc := range progs {
+		for _, tile := range [][2]int64{{2, 1}, {3, 1}} {
+			t.Run(fmt.Sprintf("%s/%dx%d", pc.name, tile[0], tile[1]), func(t *testing.T) {
+				region := jamTracedGroups(t, cc, pc.prog(t), tile, 2, 1, grid(2, 0, 1, 5, 12, 19), pc.keys)
+				if got := strings.Contains(region, "omp parallel sections"); got != pc.sections {
+					t.Fatalf("sections: %v, want %v:\n%s", got, pc.sections, region)
+				}
+				if step := fmt.Sprintf("+= %d)", 2*tile[0]*tile[1]); pc.sections && !strings.Contains(region, step) {
+					t.Fatalf("no loop stepping by %s:\n%s", step, region)
+				}
+			})
+		}
+	}
+}
+
 // TestJamSkew jams the rows of a Gauss–Seidel sweep with a lag (jamSkew)
 // and checks by running the traced code that every instance runs once
 // and that the accesses to each element keep their order; a sweep whose
@@ -401,6 +492,13 @@ func TestJamSkew(t *testing.T) {
 // element that keys names keep their order. It returns the region's code.
 func jamTraced(t *testing.T, cc string, p *ir.Program, tile [2]int64, want int, params [][]int64, keys func(stmt string, it []int64) []string) string {
 	t.Helper()
+	return jamTracedGroups(t, cc, p, tile, 0, want, params, keys)
+}
+
+// jamTracedGroups is jamTraced with JamOptions.Groups set to groups, the
+// blocks of every Sections block run in reverse (any order must do).
+func jamTracedGroups(t *testing.T, cc string, p *ir.Program, tile [2]int64, groups, want int, params [][]int64, keys func(stmt string, it []int64) []string) string {
+	t.Helper()
 	n, err := Build(p)
 	if err != nil {
 		t.Fatal(err)
@@ -412,9 +510,26 @@ func jamTraced(t *testing.T, cc string, p *ir.Program, tile [2]int64, want int, 
 		}
 		return g
 	}
-	if got := UnrollJam(p, n, JamOptions{Band: func(int) (int, bool) { return 0, true }, Rows: tile[0], Cols: tile[1], Deps: analyze}); got != want {
+	if got := UnrollJam(p, n, JamOptions{Band: func(int) (int, bool) { return 0, true }, Rows: tile[0], Cols: tile[1], Deps: analyze, Groups: groups}); got != want {
 		t.Fatalf("jammed %d loops, want %d", got, want)
 	}
+	var reverse func(ns []Node)
+	reverse = func(ns []Node) {
+		for _, x := range ns {
+			switch x := x.(type) {
+			case *Block:
+				if x.Sections {
+					slices.Reverse(x.Body)
+				}
+				reverse(x.Body)
+			case *Loop:
+				reverse(x.Body)
+			case *If:
+				reverse(x.Body)
+			}
+		}
+	}
+	reverse(n.Body)
 	bin, region := traceBinary(t, cc, p, n)
 	for _, vals := range params {
 		if msg := sameInstances(expectedTrace(t, p, vals), runTrace(t, bin, vals), keys); msg != "" {

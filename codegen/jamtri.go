@@ -172,28 +172,53 @@ func (j *jammer) jamTri(l1 *Loop) []Node {
 	// Within one b, phase 1 runs copy by copy when l2 is innermost, and
 	// a member loop's copies interleaved along its counter.
 	isLoop := func(m int) bool { return !inner && ms[m].loop != nil }
-	scalar, ok := j.triLegal(L, f, l2.Upper, where, head, tail, isLoop)
-	if !ok {
-		return nil
+	// With Groups, G groups of f copies each share the common range,
+	// the groups on different threads when no dependence joins two
+	// copies there (apart); legality is then that of F = G·f copies.
+	// Only where l2 holds loops: a group's work then grows with the
+	// square of the range (cholesky's dot products), where a single
+	// loop's (trisolv's row) rarely pays for a fork, and the copies
+	// beyond f cost their phase 2 on one thread.
+	groups, F := int64(1), f
+	var scalar map[int]bool
+	if G := int64(j.opt.Groups); G >= 2 && j.parallel == 0 && !inner {
+		if sc, ok := j.triLegal(L, f*G, l2.Upper, where, head, tail, isLoop); ok && j.apart(L, f*G, l2.Upper, where) {
+			scalar, groups, F = sc, G, f*G
+		}
+	}
+	if groups == 1 {
+		sc, ok := j.triLegal(L, f, l2.Upper, where, head, tail, isLoop)
+		if !ok {
+			return nil
+		}
+		scalar = sc
 	}
 	j.count++
 
-	// Phase 1: the common range, copies jammed.
-	p1 := *l2
-	p1.NonEmpty = false
-	var phase1 Node
-	if inner {
-		c := j.copyInner(l2, body2, L, L, f, 1)
-		c.NonEmpty = false
-		phase1 = c
-	} else {
+	// Phase 1: the common range, copies base … base+f−1 jammed (its
+	// bounds those of copy 0).
+	shifted := func(body []*Instance, base int64) []*Instance {
+		out := make([]*Instance, len(body))
+		for k, in := range body {
+			out[k] = shiftInstance(in, L, base, L, 0)
+		}
+		return out
+	}
+	phase1Of := func(base int64) Node {
+		if inner {
+			c := j.copyInner(l2, shifted(body2, base), L, L, f, 1)
+			c.NonEmpty = false
+			return c
+		}
+		p1 := *l2
+		p1.NonEmpty = false
 		p1.Body = nil
 		p1.BodyRegisters = nil
 		for k, m := range ms {
 			switch {
 			case m.loop == nil:
 				for u := range f {
-					p1.Body = append(p1.Body, cloneShift([]Node{m.node}, L, u)...)
+					p1.Body = append(p1.Body, cloneShift([]Node{m.node}, L, base+u)...)
 				}
 			default:
 				lp := m.loop
@@ -202,7 +227,7 @@ func (j *jammer) jamTri(l1 *Loop) []Node {
 					c.Pragmas = nil
 					lp = &c
 				}
-				var n Node = j.copyInner(lp, m.body, L, L, f, 1)
+				var n Node = j.copyInner(lp, shifted(m.body, base), L, L, f, 1)
 				if m.guard != nil {
 					g := *m.guard
 					g.Body = []Node{n}
@@ -212,18 +237,26 @@ func (j *jammer) jamTri(l1 *Loop) []Node {
 			}
 		}
 		p1.BodyRegisters = j.solver.bodyRegisters(j.p, &p1, nil)
-		phase1 = &p1
+		return &p1
 	}
 	// Phase 2: each copy's iterations of l2 above the common range, then
 	// its tail.
-	main := unrolled(l1, f)
+	main := unrolled(l1, F)
 	main.Body = nil
-	for u := range f {
+	for u := range F {
 		main.Body = append(main.Body, cloneShift(pre, L, u)...)
 	}
-	main.Body = append(main.Body, phase1)
+	if groups == 1 {
+		main.Body = append(main.Body, phase1Of(0))
+	} else {
+		sections := &Block{Sections: true}
+		for g := range groups {
+			sections.Body = append(sections.Body, &Block{Body: []Node{phase1Of(g * f)}})
+		}
+		main.Body = append(main.Body, sections)
+	}
 	above := aboveBound(l2.Upper)
-	for u := range f {
+	for u := range F {
 		if u > 0 {
 			c := cloneShift([]Node{l2}, L, u)[0].(*Loop)
 			c.Lower = append(c.Lower, above)
@@ -327,6 +360,12 @@ func (j *jammer) triLegal(level int, f int64, upper []Bound, member map[int]int,
 // s_b > hi(s_a − (f−1)) for some leaf of hi). Unsure answers count as
 // pairs.
 func (j *jammer) noneAbove(e *deps.Edge, level int, f int64, upper []Bound, srcBody bool) bool {
+	return j.noPairs(e, level, f, upper, false, srcBody)
+}
+
+// noPairs tests edge e for the pairs noneAbove describes, or when common
+// for those of apart: the source also in the common range, s_b ≤ hi(s_a).
+func (j *jammer) noPairs(e *deps.Edge, level int, f int64, upper []Bound, common, srcBody bool) bool {
 	sp := e.Set.Space()
 	nd, np := sp.NDim(), sp.NParam()
 	ds := j.p.Stmts[e.Source].Depth()
@@ -365,6 +404,14 @@ func (j *jammer) noneAbove(e *deps.Edge, level int, f int64, upper []Bound, srcB
 		empty, err := set.IsEmptyWork(poly.NewWork(maxTriWork))
 		return err == nil && empty
 	}
+	if common {
+		for _, b := range upper { // Den·s_b ≤ leaf(s)
+			r := leaf(b, 0)
+			r[sb] -= b.Den
+			base = append(base, poly.Constraint{Coef: r})
+		}
+		return try(base)
+	}
 	if !srcBody {
 		return try(base)
 	}
@@ -376,6 +423,37 @@ func (j *jammer) noneAbove(e *deps.Edge, level int, f int64, upper []Bound, srcB
 		r[sb] += b.Den
 		r[nd+np]--
 		if !try(append(slices.Clone(base), poly.Constraint{Coef: r})) {
+			return false
+		}
+	}
+	return true
+}
+
+// apart reports whether no dependence carried by the loop at level joins
+// the common ranges of two of jamTri's F copies, so that groups of copies
+// may run on different threads: for each dependence between statements
+// of l2's body (member) whose distance along the loop may be under F, no
+// pair s, t with 1 ≤ t_a − s_a < F, s_b ≤ hi(s_a) and t_b ≤ hi(s_a) (a
+// superset of the pairs in one group's common range b ≤ hi(a0), a0 ≤
+// s_a, hi non-decreasing). Unsure answers count as pairs.
+func (j *jammer) apart(level int, F int64, upper []Bound, member map[int]int) bool {
+	g := j.opt.Deps()
+	if g == nil || g.Exhausted {
+		return false
+	}
+	for _, e := range g.Edges {
+		_, src := member[e.Source]
+		_, dst := member[e.Target]
+		if !src || !dst || e.Depth != level+1 {
+			continue
+		}
+		if level >= len(e.Distance) {
+			return false
+		}
+		if d := e.Distance[level]; !d.MinInf && d.Min >= F {
+			continue // from one group of F iterations to a later one
+		}
+		if !j.noPairs(e, level, F, upper, true, true) {
 			return false
 		}
 	}
@@ -482,7 +560,7 @@ func cloneShift(ns []Node, k int, u int64) []Node {
 	for i, n := range ns {
 		switch n := n.(type) {
 		case *Block:
-			out[i] = &Block{Body: cloneShift(n.Body, k, u)}
+			out[i] = &Block{Body: cloneShift(n.Body, k, u), Sections: n.Sections}
 		case *Loop:
 			c := *n
 			c.Lower, c.Upper = bounds(n.Lower), bounds(n.Upper)

@@ -343,6 +343,10 @@ func (pr *printer) line(depth int, s string) {
 func (pr *printer) node(n Node, depth int) {
 	switch n := n.(type) {
 	case *Block:
+		if n.Sections && len(n.Body) > 1 {
+			pr.sections(n, depth)
+			return
+		}
 		pr.nodes(n.Body, depth)
 	case *Loop:
 		pr.loop(n, depth)
@@ -425,6 +429,35 @@ func (pr *printer) nested(depth int, header string, body []Node) {
 
 // nodes prints ns at depth: an unrolled loop and the rest loop after it
 // as one block that declares their shared counter.
+// sections prints the blocks of b as OpenMP sections (Block.Sections):
+// a worksharing construct in the team of an enclosing fork-once region,
+// else a team of their own, forked when the first section's first loop
+// has the work workClause asks of an OpenMP loop entered once; in turn
+// on one thread when it never has.
+func (pr *printer) sections(b *Block, depth int) {
+	pg := "omp sections"
+	if !pr.inTeam {
+		pg = "omp parallel sections"
+		if l := firstLoop(b.Body[:1]); l != nil {
+			clause, never := pr.workClause(l)
+			if never {
+				pr.nodes(b.Body, depth)
+				return
+			}
+			pg += clause
+		}
+	}
+	pr.line(depth, "#pragma "+pg)
+	pr.line(depth, "{")
+	for _, s := range b.Body {
+		pr.line(depth+1, "#pragma omp section")
+		pr.line(depth+1, "{")
+		pr.node(s, depth+2)
+		pr.line(depth+1, "}")
+	}
+	pr.line(depth, "}")
+}
+
 func (pr *printer) nodes(ns []Node, depth int) {
 	if pr.liftBody(depth, "", ns) {
 		return
