@@ -239,37 +239,50 @@ func (j *jammer) jamTri(l1 *Loop) []Node {
 		p1.BodyRegisters = j.solver.bodyRegisters(j.p, &p1, nil)
 		return &p1
 	}
-	// Phase 2: each copy's iterations of l2 above the common range, then
-	// its tail.
-	main := unrolled(l1, F)
-	main.Body = nil
-	for u := range F {
-		main.Body = append(main.Body, cloneShift(pre, L, u)...)
-	}
-	if groups == 1 {
-		main.Body = append(main.Body, phase1Of(0))
-	} else {
-		sections := &Block{Sections: true}
-		for g := range groups {
-			sections.Body = append(sections.Body, &Block{Body: []Node{phase1Of(g * f)}})
-		}
-		main.Body = append(main.Body, sections)
-	}
+	// unrolledBy returns l1 unrolled by n copies in g groups: the heads,
+	// phase 1, then phase 2: each copy's iterations of l2 above the
+	// common range, then its tail.
 	above := aboveBound(l2.Upper)
-	for u := range F {
-		if u > 0 {
-			c := cloneShift([]Node{l2}, L, u)[0].(*Loop)
-			c.Lower = append(c.Lower, above)
-			c.NonEmpty = false
-			main.Body = append(main.Body, c)
+	unrolledBy := func(n, g int64) *Loop {
+		m := unrolled(l1, n)
+		m.Body = nil
+		for u := range n {
+			m.Body = append(m.Body, cloneShift(pre, L, u)...)
 		}
-		main.Body = append(main.Body, cloneShift(post, L, u)...)
+		if g == 1 {
+			m.Body = append(m.Body, phase1Of(0))
+		} else {
+			sections := &Block{Sections: true}
+			for q := range g {
+				sections.Body = append(sections.Body, &Block{Body: []Node{phase1Of(q * f)}})
+			}
+			m.Body = append(m.Body, sections)
+		}
+		for u := range n {
+			if u > 0 {
+				c := cloneShift([]Node{l2}, L, u)[0].(*Loop)
+				c.Lower = append(c.Lower, above)
+				c.NonEmpty = false
+				m.Body = append(m.Body, c)
+			}
+			m.Body = append(m.Body, cloneShift(post, L, u)...)
+		}
+		m.BodyRegisters = j.solver.bodyRegisters(j.p, m, nil)
+		return m
 	}
-	main.BodyRegisters = j.solver.bodyRegisters(j.p, main, nil)
+	out := []Node{unrolledBy(F, groups)}
+	if groups > 1 {
+		// The rows the groups leave (fewer than F) still run f at a
+		// time, jammed on one thread (legal: F copies' pairs include
+		// f copies'), then one by one.
+		mid := unrolledBy(f, 1)
+		mid.Rest = true
+		out = append(out, mid)
+	}
 	r := rest(l1)
 	r.Body = l1.Body
 	r.BodyRegisters = l1.BodyRegisters
-	return []Node{main, r}
+	return append(out, r)
 }
 
 // triJammable reports whether l, in the body of the loop jamTri

@@ -419,8 +419,12 @@ func (pr *printer) nested(depth int, header string, body []Node) {
 		return
 	}
 	pr.line(depth, header+" {")
-	if l, ok := body[0].(*Loop); len(body) == 2 && ok && isRest(body[1], l) {
-		pr.pair(l, body[1].(*Loop), depth+1) // the header's block scopes the counter
+	if l, ok := body[0].(*Loop); len(body) >= 2 && ok && !slices.ContainsFunc(body[1:], func(n Node) bool { return !isRest(n, l) }) {
+		chain := []*Loop{l}
+		for _, n := range body[1:] {
+			chain = append(chain, n.(*Loop))
+		}
+		pr.pair(chain, depth+1) // the header's block scopes the counter
 	} else {
 		pr.nodes(body, depth+1)
 	}
@@ -467,10 +471,16 @@ func (pr *printer) nodes(ns []Node, depth int) {
 	}
 	for k := 0; k < len(ns); k++ {
 		if l, ok := ns[k].(*Loop); ok && k+1 < len(ns) && isRest(ns[k+1], l) {
+			// The unrolled loop and the rest loops that continue its
+			// counter, one after another.
+			chain := []*Loop{l}
+			for k+1 < len(ns) && isRest(ns[k+1], l) {
+				chain = append(chain, ns[k+1].(*Loop))
+				k++
+			}
 			pr.line(depth, "{")
-			pr.pair(l, ns[k+1].(*Loop), depth+1)
+			pr.pair(chain, depth+1)
 			pr.line(depth, "}")
-			k++
 			continue
 		}
 		pr.node(ns[k], depth)
@@ -483,10 +493,12 @@ func isRest(n Node, l *Loop) bool {
 	return ok && r.Rest && r.Iter == l.Iter && r.Level == l.Level && !l.Rest
 }
 
-// pair prints unrolled loop l and its rest loop r: the counter is
-// declared (or, for a variable of the enclosing code, set) before l, and
-// both loops run it without an initialization.
-func (pr *printer) pair(l, r *Loop, depth int) {
+// pair prints unrolled loop l and the rest loops that continue its
+// counter (an unrolled one, then one by one): the counter is declared (or,
+// for a variable of the enclosing code, set) before l, and every loop
+// runs it without an initialization.
+func (pr *printer) pair(chain []*Loop, depth int) {
+	l := chain[0]
 	decl := pr.counter + " "
 	if pr.vars[l.Iter] {
 		decl = ""
@@ -499,10 +511,12 @@ func (pr *printer) pair(l, r *Loop, depth int) {
 	if pr.open == nil {
 		pr.open = map[*Loop]bool{}
 	}
-	pr.open[l] = true
-	pr.loop(l, depth)
-	delete(pr.open, l)
-	pr.loop(r, depth)
+	for _, m := range chain[:len(chain)-1] {
+		pr.open[m] = true
+		pr.loop(m, depth)
+		delete(pr.open, m)
+	}
+	pr.loop(chain[len(chain)-1], depth)
 }
 
 func (pr *printer) loop(l *Loop, depth int) {
