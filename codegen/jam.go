@@ -2,7 +2,6 @@ package codegen
 
 import (
 	"slices"
-	"strings"
 	"sync"
 
 	"nestor/deps"
@@ -125,7 +124,7 @@ func (j *jammer) nodes(ns []Node) []Node {
 				out = append(out, jammed...)
 				continue
 			}
-			par := slices.ContainsFunc(n.Pragmas, func(pg string) bool { return strings.HasPrefix(pg, "omp parallel for") })
+			par := slices.Contains(n.Pragmas, "omp parallel for")
 			if par {
 				j.parallel++
 			}

@@ -278,25 +278,7 @@ func TestJamTriangle(t *testing.T) {
 			}
 			return []string{elem("x", it[0])}
 		}, 1},
-		{"cholesky", func(t *testing.T) *ir.Program {
-			return newProg(t, "n", "m").
-				array("A", ir.FuncParam, "n", "n").
-				stmt("i j k", []int{0, 0, 0, 0}, "0 <= i < n and 0 <= j < i and 0 <= k < j", "A[i][j] -= A[i][k] * A[j][k]").
-				stmt("i j", []int{0, 0, 1}, "0 <= i < n and 0 <= j < i", "A[i][j] /= A[j][j]").
-				stmt("i k", []int{0, 1, 0}, "0 <= i < n and 0 <= k < i", "A[i][i] -= A[i][k] * A[i][k]").
-				stmt("i", []int{0, 2}, "0 <= i < n", "A[i][i] = A[i][i] * 0.5").
-				build()
-		}, func(stmt string, it []int64) []string {
-			switch stmt {
-			case "S0":
-				return []string{elem("A", it[0], it[1]), elem("A", it[0], it[2]), elem("A", it[1], it[2])}
-			case "S1":
-				return []string{elem("A", it[0], it[1]), elem("A", it[1], it[1])}
-			case "S2":
-				return []string{elem("A", it[0], it[0]), elem("A", it[0], it[1])}
-			}
-			return []string{elem("A", it[0], it[0])}
-		}, 1},
+		{"cholesky", choleskyNest, choleskyKeys(""), 1},
 		{"feeds-back", func(t *testing.T) *ir.Program {
 			// The tail of row i writes the x[0] that every later row's
 			// first iteration reads.
@@ -325,13 +307,43 @@ func TestJamTriangle(t *testing.T) {
 	}
 }
 
+// choleskyNest is a Cholesky factorization by rows (the diagonal scaled
+// instead of its square root taken).
+func choleskyNest(t *testing.T) *ir.Program {
+	return newProg(t, "n", "m").
+		array("A", ir.FuncParam, "n", "n").
+		stmt("i j k", []int{0, 0, 0, 0}, "0 <= i < n and 0 <= j < i and 0 <= k < j", "A[i][j] -= A[i][k] * A[j][k]").
+		stmt("i j", []int{0, 0, 1}, "0 <= i < n and 0 <= j < i", "A[i][j] /= A[j][j]").
+		stmt("i k", []int{0, 1, 0}, "0 <= i < n and 0 <= k < i", "A[i][i] -= A[i][k] * A[i][k]").
+		stmt("i", []int{0, 2}, "0 <= i < n", "A[i][i] = A[i][i] * 0.5").
+		build()
+}
+
+// choleskyKeys are the elements choleskyNest's instances access, each
+// read marked by read ("" to order reads as writes, "r:" to let reads
+// between two writes run in any order).
+func choleskyKeys(read string) func(stmt string, it []int64) []string {
+	elem := func(i ...int64) string { return fmt.Sprint("A", i) }
+	return func(stmt string, it []int64) []string {
+		switch stmt {
+		case "S0":
+			return []string{elem(it[0], it[1]), read + elem(it[0], it[2]), read + elem(it[1], it[2])}
+		case "S1":
+			return []string{elem(it[0], it[1]), read + elem(it[1], it[1])}
+		case "S2":
+			return []string{elem(it[0], it[0]), read + elem(it[0], it[1])}
+		}
+		return []string{elem(it[0], it[0])}
+	}
+}
+
 // TestJamTriangleGroups runs jamTri's common range as two groups of
 // copies (OpenMP sections) where no dependence joins two copies there:
 // cholesky's rows (each row's dot products read only finished rows), run
 // with the groups in reverse order and traced as TestJamTriangle does,
 // the rows the groups leave jammed by one group's count, then one by one. A
-// nest whose rows read the row before at the same column in the common
-// range jams (the copies keep their order along it) but takes no groups:
+// nest whose row i+1 reads what row i wrote 8 columns to its left jams
+// (the copies keep their order along the columns) but takes no groups:
 // run in reverse, they would read values not yet written.
 func TestJamTriangleGroups(t *testing.T) {
 	cc := needCC(t)
@@ -342,25 +354,7 @@ func TestJamTriangleGroups(t *testing.T) {
 		keys     func(stmt string, it []int64) []string
 		sections bool
 	}{
-		{"cholesky", func(t *testing.T) *ir.Program {
-			return newProg(t, "n", "m").
-				array("A", ir.FuncParam, "n", "n").
-				stmt("i j k", []int{0, 0, 0, 0}, "0 <= i < n and 0 <= j < i and 0 <= k < j", "A[i][j] -= A[i][k] * A[j][k]").
-				stmt("i j", []int{0, 0, 1}, "0 <= i < n and 0 <= j < i", "A[i][j] /= A[j][j]").
-				stmt("i k", []int{0, 1, 0}, "0 <= i < n and 0 <= k < i", "A[i][i] -= A[i][k] * A[i][k]").
-				stmt("i", []int{0, 2}, "0 <= i < n", "A[i][i] = A[i][i] * 0.5").
-				build()
-		}, func(stmt string, it []int64) []string {
-			switch stmt {
-			case "S0":
-				return []string{elem("A", it[0], it[1]), "r:" + elem("A", it[0], it[2]), "r:" + elem("A", it[1], it[2])}
-			case "S1":
-				return []string{elem("A", it[0], it[1]), "r:" + elem("A", it[1], it[1])}
-			case "S2":
-				return []string{elem("A", it[0], it[0]), "r:" + elem("A", it[0], it[1])}
-			}
-			return []string{elem("A", it[0], it[0])}
-		}, true},
+		{"cholesky", choleskyNest, choleskyKeys("r:"), true},
 		{"row-above", func(t *testing.T) *ir.Program {
 			// Row i's element j, once summed, goes 8 columns right in U,
 			// which row i+1 reads at its own column: a dependence of

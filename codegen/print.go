@@ -419,11 +419,7 @@ func (pr *printer) nested(depth int, header string, body []Node) {
 		return
 	}
 	pr.line(depth, header+" {")
-	if l, ok := body[0].(*Loop); len(body) >= 2 && ok && !slices.ContainsFunc(body[1:], func(n Node) bool { return !isRest(n, l) }) {
-		chain := []*Loop{l}
-		for _, n := range body[1:] {
-			chain = append(chain, n.(*Loop))
-		}
+	if chain := restChain(body); len(chain) == len(body) {
 		pr.pair(chain, depth+1) // the header's block scopes the counter
 	} else {
 		pr.nodes(body, depth+1)
@@ -431,8 +427,6 @@ func (pr *printer) nested(depth int, header string, body []Node) {
 	pr.line(depth, "}")
 }
 
-// nodes prints ns at depth: an unrolled loop and the rest loop after it
-// as one block that declares their shared counter.
 // sections prints the blocks of b as OpenMP sections (Block.Sections):
 // a worksharing construct in the team of an enclosing fork-once region,
 // else a team of their own, forked when the first section's first loop
@@ -462,6 +456,8 @@ func (pr *printer) sections(b *Block, depth int) {
 	pr.line(depth, "}")
 }
 
+// nodes prints ns at depth: an unrolled loop and the rest loops after it
+// as one block that declares their shared counter.
 func (pr *printer) nodes(ns []Node, depth int) {
 	if pr.liftBody(depth, "", ns) {
 		return
@@ -470,17 +466,11 @@ func (pr *printer) nodes(ns []Node, depth int) {
 		return
 	}
 	for k := 0; k < len(ns); k++ {
-		if l, ok := ns[k].(*Loop); ok && k+1 < len(ns) && isRest(ns[k+1], l) {
-			// The unrolled loop and the rest loops that continue its
-			// counter, one after another.
-			chain := []*Loop{l}
-			for k+1 < len(ns) && isRest(ns[k+1], l) {
-				chain = append(chain, ns[k+1].(*Loop))
-				k++
-			}
+		if chain := restChain(ns[k:]); chain != nil {
 			pr.line(depth, "{")
 			pr.pair(chain, depth+1)
 			pr.line(depth, "}")
+			k += len(chain) - 1
 			continue
 		}
 		pr.node(ns[k], depth)
@@ -488,6 +478,23 @@ func (pr *printer) nodes(ns []Node, depth int) {
 }
 
 // isRest reports whether n is the rest loop of unrolled loop l.
+// restChain returns the unrolled loop ns[0] and the rest loops right
+// after it that continue its counter, or nil when ns[0] has none.
+func restChain(ns []Node) []*Loop {
+	l, ok := ns[0].(*Loop)
+	if !ok || len(ns) < 2 || !isRest(ns[1], l) {
+		return nil
+	}
+	chain := []*Loop{l}
+	for _, n := range ns[1:] {
+		if !isRest(n, l) {
+			break
+		}
+		chain = append(chain, n.(*Loop))
+	}
+	return chain
+}
+
 func isRest(n Node, l *Loop) bool {
 	r, ok := n.(*Loop)
 	return ok && r.Rest && r.Iter == l.Iter && r.Level == l.Level && !l.Rest

@@ -573,7 +573,7 @@ func jamPass(s *region, opt *Options) error {
 		band = func(int) (int, bool) { return 0, true }
 	}
 	// Groups of copies on threads (jamTri): two, each jamming a register
-	// tile's copies (cholesky LARGE at 2 threads: 0.37 s to 0.21 s).
+	// tile's copies (cholesky LARGE at 2 threads: 0.36 s to 0.20 s).
 	groups := 0
 	if opt.Parallel && opt.Machine.Cores >= 2 {
 		groups = 2
