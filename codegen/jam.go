@@ -118,6 +118,9 @@ func (j *jammer) nodes(ns []Node) []Node {
 				jammed = j.jamTri(n)
 			}
 			if jammed == nil {
+				jammed = j.jamPush(n)
+			}
+			if jammed == nil {
 				jammed = j.jamSkew(n)
 			}
 			if jammed != nil {

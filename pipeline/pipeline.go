@@ -792,6 +792,10 @@ func schedule(s *region, opt *Options) error {
 		keepOriginal(s, opt, g, why)
 		return nil
 	}
+	// Innermost loops count the column their statements write
+	// (trisolve-0based's k + j + 1), so that copies of the loop around
+	// update one element in one iteration (codegen's push-form tiles).
+	sched.AlignOffsets(s.Prog, sc)
 	if !sc.AnyParallel() && !readAligned {
 		// Time-skewed stencils: the new schedule is parallel only by a
 		// wavefront of tiles, and its skewed tiles run their points
