@@ -85,7 +85,9 @@ type offset struct {
 	Const int64
 }
 
-func (o offset) zero() bool { return o.Const == 0 && !slices.ContainsFunc(o.Coef, func(c int64) bool { return c != 0 }) }
+func (o offset) zero() bool {
+	return o.Const == 0 && !slices.ContainsFunc(o.Coef, func(c int64) bool { return c != 0 })
+}
 
 func (o offset) equal(q offset) bool { return o.Const == q.Const && slices.Equal(o.Coef, q.Coef) }
 
