@@ -21,7 +21,9 @@ import (
 //
 // AlignOffsets adds to the innermost row of a group of fused statements
 // the combination of the outer rows (and a constant) that makes it equal
-// to the last subscript of their writes. The change is the same for every
+// to the last subscript of their writes, when that combination reads an
+// outer row (a constant alone would only respell the counter: the
+// 1-based solve's A[i-1][k-1] keeps k). The change is the same for every
 // statement sharing that loop, a function of the loops around it only,
 // so the order of all instances is unchanged: at equal outer counters
 // the inner counters move together, and elsewhere the outer counters
@@ -85,14 +87,16 @@ type offset struct {
 	Const int64
 }
 
-func (o offset) zero() bool {
-	return o.Const == 0 && !slices.ContainsFunc(o.Coef, func(c int64) bool { return c != 0 })
+// constant reports whether o adds no row: a constant shift changes no
+// iteration's elements, only how the counter is spelled.
+func (o offset) constant() bool {
+	return !slices.ContainsFunc(o.Coef, func(c int64) bool { return c != 0 })
 }
 
 func (o offset) equal(q offset) bool { return o.Const == q.Const && slices.Equal(o.Coef, q.Coef) }
 
 // groupOffset returns the offset that aligns row k of the statements of
-// group, when they agree on one that is not zero: every statement whose
+// group, when they agree on one that adds an outer row: every statement whose
 // row k moves and is innermost (its later rows constant) writes an
 // element whose last subscript minus row k is a combination of its outer
 // rows.
@@ -118,7 +122,7 @@ func groupOffset(p *ir.Program, sc *Schedule, group []int, k int) (offset, bool)
 		}
 		out, found = o, true
 	}
-	if !found || out.zero() {
+	if !found || out.constant() {
 		return offset{}, false
 	}
 	// Within k's band, only non-negative multiples of its rows.
