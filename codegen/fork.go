@@ -616,12 +616,13 @@ func (pr *printer) estimable(ns []Node, from int, chain []*Loop) bool {
 // those counters, the mean over a box of them (a triangle's j <= i runs
 // (n + 1) / 2 times on average over i < n). A counter qualifies when its
 // loop has one lower and one upper bound, both affine, reading no counter
-// of level from or deeper, and unit step. The count is a constant c (expr
+// of level from or deeper, and counts up (by any step: an unrolled loop's
+// counter still averages its bounds' midpoint). The count is a constant c (expr
 // "") or a C expression; ok is false when no pair of bounds gives one.
 func (pr *printer) midTrip(loop *Loop, from int, chain []*Loop) (c int64, expr string, ok bool) {
 	ranges := map[int]ir.Aff{} // level: lower + upper bound of its counter
 	for _, o := range chain {
-		if len(o.Lower) != 1 || len(o.Upper) != 1 || max(o.Step, 1) != 1 {
+		if len(o.Lower) != 1 || len(o.Upper) != 1 || o.Dir < 0 {
 			continue
 		}
 		lo, up := o.Lower[0], o.Upper[0]

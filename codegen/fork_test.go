@@ -278,24 +278,28 @@ func TestForkThreads(t *testing.T) {
 func TestForkEnteredOnce(t *testing.T) {
 	for _, tc := range []struct {
 		name, dom, want string // want: %[1]d stands for the count, %[2]d for its 64th
+		step            int64  // of the outer loop
 	}{
-		{"parametric", "0 <= i < n and 0 <= j < m", "#pragma omp parallel for if((n) >= 2 && (double)(n) * (m) >= %[1]d)\n"},
-		{"one parameter", "0 <= i < n and 0 <= j < 64", "#pragma omp parallel for if((n) >= %[2]d)\n"},
-		{"large constant", "0 <= i < 4096 and 0 <= j < 4096", "#pragma omp parallel for\n"},
-		{"small constant", "0 <= i < 24 and 0 <= j < 16", ""},
+		{"parametric", "0 <= i < n and 0 <= j < m", "#pragma omp parallel for if((n) >= 2 && (double)(n) * (m) >= %[1]d)\n", 1},
+		{"one parameter", "0 <= i < n and 0 <= j < 64", "#pragma omp parallel for if((n) >= %[2]d)\n", 1},
+		{"large constant", "0 <= i < 4096 and 0 <= j < 4096", "#pragma omp parallel for\n", 1},
+		{"small constant", "0 <= i < 24 and 0 <= j < 16", "", 1},
 		// j < i has no trip count read before i starts: it counts
 		// (n - 1) / 2 iterations, its count at i's midpoint, the mean.
-		{"triangle", "0 <= i < n and 0 <= j < i", "#pragma omp parallel for if((n) >= 2 && (double)(n) * ((n - 1) / 2) >= %[1]d)\n"},
-		{"reversed triangle", "0 <= i < n and i <= j < m", "#pragma omp parallel for if((n) >= 2 && (double)(n) * ((2*m - n + 1) / 2) >= %[1]d)\n"},
+		{"triangle", "0 <= i < n and 0 <= j < i", "#pragma omp parallel for if((n) >= 2 && (double)(n) * ((n - 1) / 2) >= %[1]d)\n", 1},
+		{"reversed triangle", "0 <= i < n and i <= j < m", "#pragma omp parallel for if((n) >= 2 && (double)(n) * ((2*m - n + 1) / 2) >= %[1]d)\n", 1},
+		// An unrolled loop's counter still averages its bounds'
+		// midpoint (jamPush's rows and steps).
+		{"unrolled triangle", "0 <= i < n and 0 <= j < i", "#pragma omp parallel for if((n) >= 2 && (double)(n) * ((n - 1) / 2) >= %[1]d)\n", 2},
 		// i's range has two upper bounds (no midpoint to read): the
 		// estimate would count j's loop once, so the loop forks
 		// whatever its work.
-		{"triangle in a min", "0 <= i < n and i < m and 0 <= j < i", "#pragma omp parallel for if((n) >= 2)\n"},
+		{"triangle in a min", "0 <= i < n and i < m and 0 <= j < i", "#pragma omp parallel for if((n) >= 2)\n", 1},
 		// One iteration: nothing to share, however much work it holds.
-		{"one row", "0 <= i < 1 and 0 <= j < n", ""},
+		{"one row", "0 <= i < 1 and 0 <= j < n", "", 1},
 		// Tiles of 64 columns: the point loop counts 64, or m where the
 		// domain is narrower than a tile (maxTrip: j ≤ m − 1 at i = 0).
-		{"tiles", "0 <= i and 64*i <= m - 1 and 64*i <= j < 64*i + 64 and j < m", "#pragma omp parallel for if((nestor_floord(m - 1, 64) + 1) >= 2 && (double)(nestor_floord(m - 1, 64) + 1) * nestor_min(64, (m)) >= %[1]d)\n"},
+		{"tiles", "0 <= i and 64*i <= m - 1 and 64*i <= j < 64*i + 64 and j < m", "#pragma omp parallel for if((nestor_floord(m - 1, 64) + 1) >= 2 && (double)(nestor_floord(m - 1, 64) + 1) * nestor_min(64, (m)) >= %[1]d)\n", 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := newProg(t, "n", "m").
@@ -307,6 +311,7 @@ func TestForkEnteredOnce(t *testing.T) {
 				t.Fatal(err)
 			}
 			firstLoop(n.Body).Pragmas = []string{"omp parallel for"}
+			firstLoop(n.Body).Step = tc.step
 			least := testLeast(p, firstLoop(n.Body))
 			if least <= 24*16 || least > 4096*4096 {
 				t.Fatalf("count %d: the constant cases below assume one above 384 and at most 4096²", least)
