@@ -27,11 +27,12 @@ import (
 // statement sharing that loop, a function of the loops around it only,
 // so the order of all instances is unchanged: at equal outer counters
 // the inner counters move together, and elsewhere the outer counters
-// decide. Within the loop's permutable band only non-negative multiples
-// of the band's other rows are added, which keeps the distances of the
-// band's dependences non-negative (tiling stays legal); coincidence is
-// unchanged (a dependence live at the row has zero distance on the outer
-// rows).
+// decide. Only non-negative multiples of outer rows are added: every
+// dependence still live at the row has non-negative distances on the
+// rows outside it, so its distance along the row stays non-negative and
+// the row's band stays permutable (tiling stays legal); coincidence is
+// unchanged (a pair with zero distance on the outer rows keeps its
+// distance on the row).
 
 // AlignOffsets rewrites sc in place as above and returns the number of
 // statement rows it changed.
@@ -125,15 +126,9 @@ func groupOffset(p *ir.Program, sc *Schedule, group []int, k int) (offset, bool)
 	if !found || out.constant() {
 		return offset{}, false
 	}
-	// Within k's band, only non-negative multiples of its rows.
-	for _, b := range sc.Bands {
-		if b.Start <= k && k < b.End {
-			for k2 := b.Start; k2 < k; k2++ {
-				if out.Coef[k2] < 0 {
-					return offset{}, false
-				}
-			}
-		}
+	// Only non-negative multiples of outer rows (see above).
+	if slices.ContainsFunc(out.Coef, func(c int64) bool { return c < 0 }) {
+		return offset{}, false
 	}
 	return out, true
 }
