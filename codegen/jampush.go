@@ -75,22 +75,21 @@ func (j *jammer) jamPush(l0 *Loop) []Node {
 	if R < 2 || !jammable(l0) || !j.rowsApart(l0, R) {
 		return nil
 	}
-	any := false
-	for _, n := range l0.Body {
-		if l1, ok := n.(*Loop); ok && l1.Level == l0.Level+1 && !boundsUse(l1, l0.Level) && j.pushable(l1, R, F) {
-			any = true
-		}
+	L0 := l0.Level
+	steps := make([]bool, len(l0.Body)) // the step loops that take push tiles
+	for at, n := range l0.Body {
+		l1, ok := n.(*Loop)
+		steps[at] = ok && l1.Level == L0+1 && !boundsUse(l1, L0) && j.pushable(l1, R, F)
 	}
-	if !any {
+	if !slices.Contains(steps, true) {
 		return nil
 	}
 	j.count++
-	L0 := l0.Level
 	main := unrolled(l0, R)
 	main.Body = nil
-	for _, n := range l0.Body {
-		if l1, ok := n.(*Loop); ok && l1.Level == L0+1 && !boundsUse(l1, L0) && j.pushable(l1, R, F) {
-			main.Body = append(main.Body, j.push(l1, L0, R, F)...)
+	for at, n := range l0.Body {
+		if steps[at] {
+			main.Body = append(main.Body, j.push(n.(*Loop), L0, R, F)...)
 			continue
 		}
 		main.Body = append(main.Body, j.byRows([]Node{n}, L0, R)...)
@@ -99,7 +98,7 @@ func (j *jammer) jamPush(l0 *Loop) []Node {
 	// The last rows one by one, each with its steps jammed.
 	r := rest(l0)
 	r.Body = j.nodes(cloneShift(l0.Body, L0, 0))
-	r.BodyRegisters = l0.BodyRegisters
+	r.BodyRegisters = j.solver.bodyRegisters(j.p, r, nil)
 	return []Node{main, r}
 }
 
