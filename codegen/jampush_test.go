@@ -21,12 +21,25 @@ func pushNest(t *testing.T, r1, c1, r3, c3 string) *ir.Program {
 		build()
 }
 
+// ceilNest is pushNest's solve with the columns from a lower bound with
+// a denominator (from ⌈(j + 1)/2⌉: the step before writes the step's
+// own element at a column of the shared range; from ⌈(3j + 3)/2⌉: no
+// step writes a later step's element).
+func ceilNest(t *testing.T, from string) *ir.Program {
+	return newProg(t, "n", "m").
+		array("A", ir.FuncParam, "n", "n").array("U", ir.FuncParam, "n", "n").
+		stmt("i j", []int{0, 0, 0}, "0 <= i < m and 0 <= j < n", "A[i][j] /= A[i][j] + U[j][j]").
+		stmt("i j k", []int{0, 0, 1, 0}, "0 <= i < m and 0 <= j < n and "+from+" and k < n", "A[i][k] -= A[i][j] * U[j][k]").
+		build()
+}
+
 // TestJamPush jams push-form triangles (jamPush) and traces them as
 // TestJamTriangle does, on extents that do and do not divide the tile:
 // the solve itself (4 rows x 4 steps, then 2 x 3), a nest whose row i
 // reads row i − 1 (the steps jam, the rows may not), and one whose update
 // reads the column to its right, which the next step rewrites (illegal:
-// nothing jams).
+// nothing jams), and two whose columns start at a bound with a
+// denominator (ceilNest: one illegal, one jammed).
 func TestJamPush(t *testing.T) {
 	cc := needCC(t)
 	elem := func(i ...int64) string { return fmt.Sprint("A", i) }
@@ -54,6 +67,8 @@ func TestJamPush(t *testing.T) {
 		{"solve-2x3", pushNest(t, "i", "j", "i", "j"), keys(0, 0, false), [2]int64{2, 3}, true, true},
 		{"row-above", pushNest(t, "i - 1", "j", "j", "j"), keys(-1, 0, false), [2]int64{4, 4}, true, false},
 		{"reads-right", pushNest(t, "i", "k + 1", "j", "j"), keys(0, 0, true), [2]int64{4, 4}, false, false},
+		{"half", ceilNest(t, "2*k >= j + 1"), keys(0, 0, false), [2]int64{2, 3}, false, false},
+		{"wide", ceilNest(t, "2*k >= 3*j + 3"), keys(0, 0, false), [2]int64{2, 3}, true, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			region := jamTraced(t, cc, tc.prog, tc.tile, -1, grid(2, 0, 1, 5, 9, 14), tc.keys)
