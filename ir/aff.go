@@ -87,8 +87,8 @@ func (a Aff) Eval(iter, param, local []int64) (int64, bool) {
 			if c == 0 {
 				continue
 			}
-			p, o1 := mulOK(c, xs[k])
-			s, o2 := addOK(v, p)
+			p, o1 := intmath.Mul(c, xs[k])
+			s, o2 := intmath.Add(v, p)
 			ok = ok && o1 && o2
 			v = s
 		}
@@ -122,19 +122,6 @@ func eqPad(a, b []int64) bool {
 		}
 	}
 	return true
-}
-
-func mulOK(a, b int64) (int64, bool) {
-	if a == 0 || b == 0 {
-		return 0, true
-	}
-	p := a * b
-	return p, p/b == a && !(a == -1 && b == -1<<63) && !(b == -1 && a == -1<<63)
-}
-
-func addOK(a, b int64) (int64, bool) {
-	s := a + b
-	return s, (s > a) == (b > 0)
 }
 
 // Constraint is Aff ≥ 0, or Aff = 0 when Eq is set.

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"nestor/internal/intmath"
 	"nestor/ir"
 )
 
@@ -142,7 +143,7 @@ type progression struct {
 func newProgression(f0, f1 *form) (*progression, bool) {
 	g := &progression{rs: make([]ramp, len(f0.ints)), fl: make([]floatLit, len(f0.floats)), n: 1, f0: f0}
 	for i, v := range f0.ints {
-		d, ok := sub(f1.ints[i], v)
+		d, ok := intmath.Sub(f1.ints[i], v)
 		if !ok {
 			return nil, false
 		}
@@ -239,35 +240,15 @@ func literalRamp(t ir.Type, c0, d, n int64) bool {
 	if d == math.MinInt64 {
 		return false
 	}
-	span, ok := mul(n-1, max(d, -d))
+	span, ok := intmath.Mul(n-1, max(d, -d))
 	return ok && span <= hi
 }
 
 // linear returns c + u·d, reporting false on overflow.
 func linear(c, d, u int64) (int64, bool) {
-	p, ok := mul(d, u)
+	p, ok := intmath.Mul(d, u)
 	if !ok {
 		return 0, false
 	}
-	return add(c, p)
-}
-
-func add(a, b int64) (int64, bool) {
-	s := a + b
-	return s, (s > a) == (b > 0)
-}
-
-func sub(a, b int64) (int64, bool) {
-	if b == math.MinInt64 {
-		return 0, false
-	}
-	return add(a, -b)
-}
-
-func mul(a, b int64) (int64, bool) {
-	if a == 0 || b == 0 {
-		return 0, true
-	}
-	p := a * b
-	return p, p/b == a && !(a == -1 && b == math.MinInt64) && !(b == -1 && a == math.MinInt64)
+	return intmath.Add(c, p)
 }

@@ -2,9 +2,9 @@ package sched
 
 import (
 	"fmt"
-	"math"
 	"slices"
 
+	"nestor/internal/intmath"
 	"nestor/ir"
 )
 
@@ -168,16 +168,16 @@ func stmtOffset(s *ir.Stmt, sc *Schedule, rows []ir.Aff, k int) (offset, bool) {
 		}
 		// c·v = (c·sign)·(row − const)
 		sign := rows[k2].Iter[v]
-		m, ok := mulOK(c, sign)
+		m, ok := intmath.Mul(c, sign)
 		if !ok {
 			return offset{}, false
 		}
 		out.Coef[k2] = m
-		t, ok := mulOK(m, rows[k2].Const)
+		t, ok := intmath.Mul(m, rows[k2].Const)
 		if !ok {
 			return offset{}, false
 		}
-		if out.Const, ok = subOK(out.Const, t); !ok {
+		if out.Const, ok = intmath.Sub(out.Const, t); !ok {
 			return offset{}, false
 		}
 	}
@@ -190,8 +190,8 @@ func addRows(rows []ir.Aff, o offset, k int) (ir.Aff, bool) {
 	out := rows[k].Clone()
 	ok := true
 	acc := func(dst *int64, c, x int64) {
-		m, ok1 := mulOK(c, x)
-		s, ok2 := addOK(*dst, m)
+		m, ok1 := intmath.Mul(c, x)
+		s, ok2 := intmath.Add(*dst, m)
 		ok = ok && ok1 && ok2
 		*dst = s
 	}
@@ -209,28 +209,4 @@ func addRows(rows []ir.Aff, o offset, k int) (ir.Aff, bool) {
 	}
 	acc(&out.Const, 1, o.Const)
 	return out, ok
-}
-
-// mulOK, addOK and subOK are int64 arithmetic reporting overflow.
-func mulOK(a, b int64) (int64, bool) {
-	if a == 0 || b == 0 {
-		return 0, true
-	}
-	p := a * b
-	if p/b != a || a == -1 && b == math.MinInt64 || b == -1 && a == math.MinInt64 {
-		return 0, false
-	}
-	return p, true
-}
-
-func addOK(a, b int64) (int64, bool) {
-	s := a + b
-	return s, (s > a) == (b > 0)
-}
-
-func subOK(a, b int64) (int64, bool) {
-	if b == math.MinInt64 {
-		return 0, false
-	}
-	return addOK(a, -b)
 }

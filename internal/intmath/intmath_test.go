@@ -20,6 +20,17 @@ func TestAgainstBig(t *testing.T) {
 	}
 	for range 20000 {
 		a, b := val(), val()
+		for _, op := range []struct {
+			name string
+			f    func(a, b int64) (int64, bool)
+			big  func(z, x, y *big.Int) *big.Int
+		}{{"Add", Add, (*big.Int).Add}, {"Sub", Sub, (*big.Int).Sub}, {"Mul", Mul, (*big.Int).Mul}} {
+			want := op.big(new(big.Int), big.NewInt(a), big.NewInt(b))
+			got, ok := op.f(a, b)
+			if ok != want.IsInt64() || ok && got != want.Int64() {
+				t.Fatalf("%s(%d, %d) = %d, %v; want %s", op.name, a, b, got, ok, want)
+			}
+		}
 		if b > 0 {
 			q, m := new(big.Int).DivMod(big.NewInt(a), big.NewInt(b), new(big.Int)) // Euclidean: floor for b > 0
 			_ = m
