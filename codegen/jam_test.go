@@ -391,6 +391,19 @@ func TestJamTriangleGroups(t *testing.T) {
 	}
 }
 
+// form is a subscript the random jam tests draw: its C text and its value
+// at counters i, j, k.
+type form struct {
+	text string
+	at   func(i, j, k int64) int64
+}
+
+// noK returns the forms of fs that do not read k (those a statement
+// outside the k loop may use).
+func noK(fs []form) []form {
+	return slices.DeleteFunc(slices.Clone(fs), func(f form) bool { return strings.Contains(f.text, "k") })
+}
+
 // TestJamTriangleGroupsRandom draws Cholesky-like nests whose reads take
 // their rows and columns from a few affine forms (the row, the row above,
 // the column, the one before or after or 4 before, the inner counter;
@@ -402,10 +415,6 @@ func TestJamTriangleGroups(t *testing.T) {
 // sections and some must not, or the draw tests nothing.
 func TestJamTriangleGroupsRandom(t *testing.T) {
 	cc := needCC(t)
-	type form struct {
-		text string
-		at   func(i, j, k int64) int64
-	}
 	rows := []form{
 		{"i", func(i, j, k int64) int64 { return i }},
 		{"j", func(i, j, k int64) int64 { return j }},
@@ -421,9 +430,6 @@ func TestJamTriangleGroupsRandom(t *testing.T) {
 		{"0", func(i, j, k int64) int64 { return 0 }},
 		{"j - 4", func(i, j, k int64) int64 { return j - 4 }}, // twice: drawn twice as often
 		{"j - 4", func(i, j, k int64) int64 { return j - 4 }},
-	}
-	noK := func(fs []form) []form { // the forms a statement without k may use
-		return slices.DeleteFunc(slices.Clone(fs), func(f form) bool { return strings.Contains(f.text, "k") })
 	}
 	elem := func(i ...int64) string { return fmt.Sprint("A", i) }
 	r := rand.New(rand.NewPCG(16, 2))

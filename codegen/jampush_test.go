@@ -94,10 +94,6 @@ func TestJamPush(t *testing.T) {
 // accesses out of order. Some draws must jam and some must not.
 func TestJamPushRandom(t *testing.T) {
 	cc := needCC(t)
-	type form struct {
-		text string
-		at   func(i, j, k int64) int64
-	}
 	rows := []form{
 		{"i", func(i, j, k int64) int64 { return i }},
 		{"i", func(i, j, k int64) int64 { return i }},
@@ -113,15 +109,6 @@ func TestJamPushRandom(t *testing.T) {
 		{"k - 1", func(i, j, k int64) int64 { return k - 1 }},
 		{"j + 3", func(i, j, k int64) int64 { return j + 3 }},
 		{"0", func(i, j, k int64) int64 { return 0 }},
-	}
-	noK := func(fs []form) []form {
-		var out []form
-		for _, f := range fs {
-			if !strings.Contains(f.text, "k") {
-				out = append(out, f)
-			}
-		}
-		return out
 	}
 	elem := func(i ...int64) string { return fmt.Sprint("A", i) }
 	r := rand.New(rand.NewPCG(17, 3))

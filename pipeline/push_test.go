@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"context"
 	"fmt"
 	"math/rand/v2"
 	"os/exec"
@@ -88,16 +87,7 @@ void kernel(int m, int n, double A[M][N + 2], double B[M][N + 2], double U[N + 2
 			if regexp.MustCompile(`t\d \+= 4\)`).Match(out) && strings.Contains(string(out), "+ 4; t") {
 				jammed++
 			}
-			res, err := check.Compare(context.Background(), f, nil, out, check.Options{Runs: 1, Threads: []int{1, 2},
-				CFlags: []string{"-ffp-contract=off"}, Exact: true})
-			if err != nil {
-				t.Fatalf("%v\n%s", err, src)
-			}
-			if !res.Match {
-				var b strings.Builder
-				res.Format(&b)
-				t.Fatalf("the optimized program differs:\n%s\n%s\n%s", b.String(), src, out)
-			}
+			expectOriginal(t, f, out, check.Options{Runs: 1, Threads: []int{1, 2}, CFlags: []string{"-ffp-contract=off"}, Exact: true})
 		})
 	}
 	t.Logf("%d of %d took push tiles", jammed, programs)

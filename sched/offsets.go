@@ -37,10 +37,14 @@ import (
 // AlignOffsets rewrites sc in place as above and returns the number of
 // statement rows it changed.
 func AlignOffsets(p *ir.Program, sc *Schedule) int {
-	nd := sc.Dims()
+	// Only loop rows change, so which dimensions are scalar stays as is.
+	scalar := make([]bool, sc.Dims())
+	for k := range scalar {
+		scalar[k] = sc.scalar(k)
+	}
 	changed := 0
-	for k := range nd {
-		if sc.scalar(k) {
+	for k := range scalar {
+		if scalar[k] {
 			continue
 		}
 		groups := map[string][]int{}
@@ -48,7 +52,7 @@ func AlignOffsets(p *ir.Program, sc *Schedule) int {
 		for st, rows := range sc.Rows {
 			key := ""
 			for k2 := range k {
-				if sc.scalar(k2) {
+				if scalar[k2] {
 					key += fmt.Sprint(rows[k2].Const, ",")
 				}
 			}
